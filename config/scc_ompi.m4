@@ -1,0 +1,130 @@
+# scc_ompi.m4: find an installed Open MPI with its development headers.
+#
+# SCC_SETUP_OMPI sets and substitutes:
+#   OMPI_CPPFLAGS   include flags for ompi_config.h, ompi/mca/coll/coll.h, mpi.h
+#   OMPI_LDFLAGS    -L flags for libmpi and libopen-pal
+#   OMPI_LIBS       the libraries a component links with
+#   OMPI_PKGLIBDIR  where that Open MPI loads its components from
+#   OMPI_DATADIR    where that Open MPI keeps its help files
+#   OMPI_BINDIR     directory of mpirun / ompi_info
+#   OMPI_VERSION_STRING, OMPI_SERIES ("4.1", "5.0")
+
+AC_DEFUN([SCC_SETUP_OMPI], [
+    AC_ARG_WITH([ompi],
+        [AS_HELP_STRING([--with-ompi=PREFIX],
+            [installation prefix of Open MPI (default: the Open MPI of the mpicc found in PATH)])])
+    AC_ARG_WITH([ompi-source],
+        [AS_HELP_STRING([--with-ompi-source=DIR],
+            [a configured Open MPI source tree of the same version, for headers the installation lacks])])
+
+    AS_IF([test -n "$with_ompi" && test "$with_ompi" != "yes" && test "$with_ompi" != "no"],
+          [scc_mpicc="$with_ompi/bin/mpicc"
+           AS_IF([test ! -x "$scc_mpicc"],
+                 [AC_MSG_ERROR([--with-ompi=$with_ompi: $scc_mpicc not found or not executable])])],
+          [AC_PATH_PROG([scc_mpicc], [mpicc], [no])
+           AS_IF([test "$scc_mpicc" = "no"],
+                 [AC_MSG_ERROR([mpicc not found. Install Open MPI with its development headers
+                  (Debian/Ubuntu: apt-get install libopenmpi-dev openmpi-bin) or pass --with-ompi=PREFIX])])])
+
+    AC_MSG_CHECKING([whether $scc_mpicc is Open MPI])
+    AS_IF([$scc_mpicc --showme:version 2>&1 | grep -q "Open MPI"],
+          [AC_MSG_RESULT([yes])],
+          [AC_MSG_RESULT([no])
+           AC_MSG_ERROR([$scc_mpicc is not Open MPI's wrapper compiler; coll/scc is an Open MPI component])])
+
+    OMPI_BINDIR=`dirname "$scc_mpicc"`
+    scc_incdirs=`$scc_mpicc --showme:incdirs`
+    scc_libdirs=`$scc_mpicc --showme:libdirs`
+
+    # The development headers sit in <includedir>/openmpi (Debian, --with-devel-headers)
+    scc_ompi_hdr=""
+    for d in $scc_incdirs; do
+        for sub in "" /openmpi; do
+            AS_IF([test -z "$scc_ompi_hdr" && test -f "$d$sub/ompi/mca/coll/coll.h" && test -f "$d$sub/ompi_config.h"],
+                  [scc_ompi_hdr="$d$sub"])
+        done
+    done
+    AS_IF([test -n "$with_ompi_source" && test "$with_ompi_source" != "no"],
+          [OMPI_CPPFLAGS="-I$with_ompi_source -I$with_ompi_source/opal/include -I$with_ompi_source/ompi/include -I$with_ompi_source/oshmem/include"])
+    AS_IF([test -z "$scc_ompi_hdr"],
+          [AC_MSG_ERROR([Open MPI's development headers (ompi/mca/coll/coll.h, ompi_config.h) were not found
+                  under: $scc_incdirs
+                  Install them (Debian/Ubuntu: apt-get install libopenmpi-dev) or pass --with-ompi=PREFIX
+                  for an Open MPI configured with --with-devel-headers])])
+    OMPI_CPPFLAGS="$OMPI_CPPFLAGS -I$scc_ompi_hdr"
+    for d in $scc_incdirs; do
+        OMPI_CPPFLAGS="$OMPI_CPPFLAGS -I$d"
+    done
+    OMPI_LDFLAGS=""
+    for d in $scc_libdirs; do
+        OMPI_LDFLAGS="$OMPI_LDFLAGS -L$d"
+    done
+
+    # Version of the installation the component will be loaded into
+    scc_save_CPPFLAGS="$CPPFLAGS"
+    CPPFLAGS="$CPPFLAGS $OMPI_CPPFLAGS"
+    AC_COMPUTE_INT([scc_ompi_major], [OMPI_MAJOR_VERSION], [#include <mpi.h>],
+                   [AC_MSG_ERROR([cannot read OMPI_MAJOR_VERSION from mpi.h])])
+    AC_COMPUTE_INT([scc_ompi_minor], [OMPI_MINOR_VERSION], [#include <mpi.h>],
+                   [AC_MSG_ERROR([cannot read OMPI_MINOR_VERSION from mpi.h])])
+    AC_COMPUTE_INT([scc_ompi_release], [OMPI_RELEASE_VERSION], [#include <mpi.h>],
+                   [AC_MSG_ERROR([cannot read OMPI_RELEASE_VERSION from mpi.h])])
+    OMPI_VERSION_STRING="$scc_ompi_major.$scc_ompi_minor.$scc_ompi_release"
+    OMPI_SERIES="$scc_ompi_major.$scc_ompi_minor"
+    AC_MSG_CHECKING([Open MPI version])
+    AC_MSG_RESULT([$OMPI_VERSION_STRING])
+    AS_CASE([$OMPI_SERIES],
+        [4.1], [],
+        [5.0], [],
+        [AC_MSG_ERROR([Open MPI $OMPI_VERSION_STRING is not supported: coll/scc builds against the 4.1 and 5.0 series])])
+
+    AC_MSG_CHECKING([whether the Open MPI coll framework headers compile])
+    AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
+#include "ompi_config.h"
+#include "opal/util/output.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/mca/coll/coll.h"
+#include "ompi/mca/coll/base/base.h"
+]], [[ mca_coll_base_module_t *m = 0; (void) m; ]])],
+        [AC_MSG_RESULT([yes])],
+        [AC_MSG_RESULT([no])
+         AC_MSG_ERROR([the Open MPI $OMPI_VERSION_STRING headers under $scc_ompi_hdr do not compile
+                  (see config.log). Debian/Ubuntu: apt-get install libopenmpi-dev; for an installation
+                  with incomplete headers, pass --with-ompi-source=DIR (its configured source tree)])])
+    CPPFLAGS="$scc_save_CPPFLAGS"
+
+    # Libraries: libmpi and the OPAL library it is built on (4.x also has ORTE)
+    OMPI_LIBS="-lmpi -lopen-pal"
+    AS_IF([test "$scc_ompi_major" = "4"], [OMPI_LIBS="$OMPI_LIBS -lopen-rte"])
+
+    # Where that Open MPI looks for components and help files
+    AC_PATH_PROG([scc_ompi_info], [ompi_info], [no], [$OMPI_BINDIR$PATH_SEPARATOR$PATH])
+    OMPI_PKGLIBDIR=""
+    OMPI_DATADIR=""
+    AS_IF([test "$scc_ompi_info" != "no"],
+          [OMPI_PKGLIBDIR=`$scc_ompi_info --path pkglibdir --parsable 2>/dev/null | sed -n 's/^path:pkglibdir://p'`
+           OMPI_DATADIR=`$scc_ompi_info --path pkgdatadir --parsable 2>/dev/null | sed -n 's/^path:pkgdatadir://p'`])
+    AS_IF([test -z "$OMPI_PKGLIBDIR"],
+          [set dummy $scc_libdirs; OMPI_PKGLIBDIR="$[2]/openmpi"])
+    AC_MSG_CHECKING([Open MPI component directory])
+    AC_MSG_RESULT([$OMPI_PKGLIBDIR])
+
+    # For the MPI test programs and benchmarks
+    MPICC="$scc_mpicc"
+    MPI_CFLAGS=`$scc_mpicc --showme:compile`
+    MPI_LIBS=`$scc_mpicc --showme:link`
+    AC_SUBST([MPICC])
+    AC_SUBST([MPI_CFLAGS])
+    AC_SUBST([MPI_LIBS])
+
+    AC_DEFINE_UNQUOTED([SCC_OMPI_VERSION_STRING], ["$OMPI_VERSION_STRING"],
+                       [Open MPI version the component was built against])
+    AC_SUBST([OMPI_CPPFLAGS])
+    AC_SUBST([OMPI_LDFLAGS])
+    AC_SUBST([OMPI_LIBS])
+    AC_SUBST([OMPI_PKGLIBDIR])
+    AC_SUBST([OMPI_DATADIR])
+    AC_SUBST([OMPI_BINDIR])
+    AC_SUBST([OMPI_VERSION_STRING])
+    AC_SUBST([OMPI_SERIES])
+])

@@ -1,0 +1,130 @@
+/* coll_scc.h: the coll/scc component and module types, and the entry points. */
+#ifndef MCA_COLL_SCC_H
+#define MCA_COLL_SCC_H
+
+#include "coll_scc_compat.h"
+
+#include "opal/util/output.h"
+#include "ompi/mca/coll/base/base.h"
+
+#include "coll_scc_select.h"
+
+BEGIN_C_DECLS
+
+/* Every blocking collective the component intercepts, with its Open MPI name. */
+#define SCC_FOREACH_COLL(X)                                                      \
+    X(bcast, SCC_COLL_BCAST)                                                     \
+    X(barrier, SCC_COLL_BARRIER)                                                 \
+    X(reduce, SCC_COLL_REDUCE)                                                   \
+    X(allreduce, SCC_COLL_ALLREDUCE)                                             \
+    X(alltoall, SCC_COLL_ALLTOALL)                                               \
+    X(alltoallv, SCC_COLL_ALLTOALLV)                                             \
+    X(gather, SCC_COLL_GATHER)                                                   \
+    X(scatter, SCC_COLL_SCATTER)                                                 \
+    X(allgather, SCC_COLL_ALLGATHER)                                             \
+    X(reduce_scatter_block, SCC_COLL_REDUCE_SCATTER_BLOCK)
+
+typedef struct mca_coll_scc_component_t {
+    scc_coll_component_t super;
+
+    int priority;
+    int verbose;
+    int output;                         /* opal_output stream */
+    int force[SCC_COLL_COUNT];          /* coll_scc_<coll>_algorithm: scc_alg_t */
+} mca_coll_scc_component_t;
+
+OMPI_MODULE_DECLSPEC extern mca_coll_scc_component_t mca_coll_scc_component;
+
+/* Per-communicator state of the module */
+typedef enum {
+    SCC_STATE_LAZY = 0,   /* enabled, resources not set up yet (first call does it) */
+    SCC_STATE_ACTIVE,     /* set up: the component serves collectives */
+    SCC_STATE_DECLINED    /* set up failed or declined: everything goes to the fallback */
+} scc_state_t;
+
+#define SCC_PREV_FIELD(name, id)                                                 \
+    struct {                                                                     \
+        mca_coll_base_module_##name##_fn_t fn;                                   \
+        mca_coll_base_module_t *module;                                          \
+    } prev_##name;
+
+typedef struct mca_coll_scc_module_t {
+    mca_coll_base_module_t super;
+
+    /* the functions (and their modules) Open MPI would have used */
+    SCC_FOREACH_COLL(SCC_PREV_FIELD)
+
+    scc_state_t state;
+    int rank, size;
+    unsigned cid;                       /* for the verbose reports */
+    char name[64];
+
+    /* calls served per collective and algorithm (reported at verbose >= 2) */
+    uint64_t calls[SCC_COLL_COUNT][SCC_ALG_COUNT];
+} mca_coll_scc_module_t;
+
+OBJ_CLASS_DECLARATION(mca_coll_scc_module_t);
+
+/* Verbose output of the component */
+#define SCC_VERBOSE(level, ...)                                                  \
+    opal_output_verbose((level), mca_coll_scc_component.output, __VA_ARGS__)
+
+/* Component and module functions */
+int mca_coll_scc_init_query(bool enable_progress_threads, bool enable_mpi_threads);
+mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm, int *priority);
+int mca_coll_scc_register_params(void);
+
+/* Sets the communicator up on its first collective; returns true when the
+ * component serves it (false: every call goes to the fallback). */
+bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm);
+
+static inline bool mca_coll_scc_ready(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
+{
+    if (OPAL_LIKELY(SCC_STATE_ACTIVE == m->state)) {
+        return true;
+    }
+    if (SCC_STATE_DECLINED == m->state) {
+        return false;
+    }
+    return mca_coll_scc_setup(m, comm);
+}
+
+static inline void mca_coll_scc_count(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a)
+{
+    m->calls[c][a]++;
+}
+
+/* Entry points */
+int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int root,
+                       struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_scc_reduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                        struct ompi_op_t *op, int root, struct ompi_communicator_t *comm,
+                        mca_coll_base_module_t *module);
+int mca_coll_scc_allreduce(const void *sbuf, void *rbuf, int count,
+                           struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                           struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_scc_alltoall(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                          void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
+                          struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_scc_alltoallv(const void *sbuf, const int *scounts, const int *sdispls,
+                           struct ompi_datatype_t *sdtype, void *rbuf, const int *rcounts,
+                           const int *rdispls, struct ompi_datatype_t *rdtype,
+                           struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_scc_gather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                        void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root,
+                        struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_scc_scatter(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                         void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root,
+                         struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_scc_allgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                           void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
+                           struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_scc_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
+                                      struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                      struct ompi_communicator_t *comm,
+                                      mca_coll_base_module_t *module);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_SCC_H */

@@ -1,0 +1,135 @@
+/* coll_scc_component.c: the component structure, its MCA parameters and its open/close. */
+#include "coll_scc.h"
+
+#include <dlfcn.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opal/mca/base/mca_base_var.h"
+#include "opal/mca/base/mca_base_var_enum.h"
+#include "opal/util/show_help.h"
+
+const char *mca_coll_scc_component_version_string =
+    "Open MPI scc collective MCA component version " OMPI_VERSION;
+
+static int scc_open(void);
+static int scc_close(void);
+
+mca_coll_scc_component_t mca_coll_scc_component = {
+    .super = {
+        .collm_version = {
+            SCC_COLL_BASE_VERSION,
+            .mca_component_name = "scc",
+            MCA_BASE_MAKE_VERSION(component, 0, 1, 0),
+            .mca_open_component = scc_open,
+            .mca_close_component = scc_close,
+            .mca_register_component_params = mca_coll_scc_register_params,
+        },
+        .collm_data = {
+            MCA_BASE_METADATA_PARAM_NONE
+        },
+        .collm_init_query = mca_coll_scc_init_query,
+        .collm_comm_query = mca_coll_scc_comm_query,
+    },
+    .priority = 40,
+    .verbose = 0,
+    .output = -1,
+};
+
+/* Help messages live in help-coll-scc.txt beside the component's own .so. */
+static void scc_add_help_dir(void)
+{
+    Dl_info info;
+    char *path;
+
+    if (0 == dladdr((void *) &mca_coll_scc_component, &info) || NULL == info.dli_fname) {
+        return;
+    }
+    path = strdup(info.dli_fname);
+    if (NULL != path) {
+        opal_show_help_add_dir(dirname(path));
+        free(path);
+    }
+}
+
+static int scc_open(void)
+{
+    mca_coll_scc_component.output = opal_output_open(NULL);
+    opal_output_set_verbosity(mca_coll_scc_component.output, mca_coll_scc_component.verbose);
+    scc_add_help_dir();
+    return OMPI_SUCCESS;
+}
+
+static int scc_close(void)
+{
+    if (mca_coll_scc_component.output >= 0) {
+        opal_output_close(mca_coll_scc_component.output);
+        mca_coll_scc_component.output = -1;
+    }
+    return OMPI_SUCCESS;
+}
+
+/* One enumerator per collective: "auto", "fallback" and the algorithms that can run it. */
+static mca_base_var_enum_t *scc_alg_enum(scc_coll_t c)
+{
+    mca_base_var_enum_value_t values[SCC_ALG_COUNT + 1];
+    mca_base_var_enum_t *e = NULL;
+    char name[64];
+    int n = 0;
+
+    for (int a = 0; a < SCC_ALG_COUNT; ++a) {
+        if (scc_alg_valid(c, (scc_alg_t) a)) {
+            values[n].value = a;
+            values[n].string = scc_alg_name((scc_alg_t) a);
+            n++;
+        }
+    }
+    values[n].value = 0;
+    values[n].string = NULL;
+    snprintf(name, sizeof(name), "coll_scc_%s_algorithms", scc_coll_name(c));
+    if (OPAL_SUCCESS != mca_base_var_enum_create(name, values, &e)) {
+        return NULL;
+    }
+    return e;
+}
+
+int mca_coll_scc_register_params(void)
+{
+    mca_base_component_t *c = &mca_coll_scc_component.super.collm_version;
+    mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+
+    cs->priority = 40;
+    (void) mca_base_component_var_register(c, "priority",
+        "Priority of the scc coll component (tuned's default is 30, so 40 selects scc "
+        "on communicators it accepts)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6,
+        MCA_BASE_VAR_SCOPE_READONLY, &cs->priority);
+
+    cs->verbose = 0;
+    (void) mca_base_component_var_register(c, "verbose",
+        "Verbosity of the scc coll component: 0 silent, 1 one line per communicator "
+        "(selected or declined and why) and its topology and algorithm table, 2 also the "
+        "calls served per algorithm when a communicator is freed, up to 100 for debugging",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6,
+        MCA_BASE_VAR_SCOPE_LOCAL, &cs->verbose);
+
+    for (int i = 0; i < SCC_COLL_COUNT; ++i) {
+        char pname[64], desc[256];
+        mca_base_var_enum_t *e = scc_alg_enum((scc_coll_t) i);
+        snprintf(pname, sizeof(pname), "%s_algorithm", scc_coll_name((scc_coll_t) i));
+        snprintf(desc, sizeof(desc),
+                 "Algorithm for MPI_%s: auto (the selection table decides), fallback (the "
+                 "module Open MPI would otherwise use) or one of the algorithms listed; a "
+                 "forced algorithm that cannot serve a call falls back",
+                 scc_coll_name((scc_coll_t) i));
+        cs->force[i] = SCC_ALG_AUTO;
+        (void) mca_base_component_var_register(c, pname, desc, MCA_BASE_VAR_TYPE_INT, e, 0, 0,
+                                               OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+                                               &cs->force[i]);
+        if (NULL != e) {
+            OBJ_RELEASE(e);
+        }
+    }
+    return OMPI_SUCCESS;
+}

@@ -1,0 +1,150 @@
+/* coll_scc_module.c: comm_query, enable (saving the fallback of every collective), setup and teardown. */
+#include "coll_scc.h"
+
+#include "ompi/communicator/communicator.h"
+#include "ompi/group/group.h"
+#include "ompi/proc/proc.h"
+#include "opal/util/show_help.h"
+
+static void scc_module_construct(mca_coll_scc_module_t *m)
+{
+    m->state = SCC_STATE_LAZY;
+    m->rank = -1;
+    m->size = 0;
+    m->cid = 0;
+    m->name[0] = '\0';
+#define SCC_PREV_CLEAR(name, id) m->prev_##name.fn = NULL; m->prev_##name.module = NULL;
+    SCC_FOREACH_COLL(SCC_PREV_CLEAR)
+#undef SCC_PREV_CLEAR
+    memset(m->calls, 0, sizeof(m->calls));
+}
+
+/* Reports what the component served on this communicator. */
+static void scc_report_calls(mca_coll_scc_module_t *m)
+{
+    char line[1024];
+    size_t len = 0;
+
+    if (mca_coll_scc_component.verbose < 2 || m->rank < 0) {
+        return;
+    }
+    line[0] = '\0';
+    for (int c = 0; c < SCC_COLL_COUNT; ++c) {
+        for (int a = 0; a < SCC_ALG_COUNT; ++a) {
+            if (0 != m->calls[c][a] && len < sizeof(line)) {
+                len += snprintf(line + len, sizeof(line) - len, " %s:%s=%llu",
+                                scc_coll_name((scc_coll_t) c), scc_alg_name((scc_alg_t) a),
+                                (unsigned long long) m->calls[c][a]);
+            }
+        }
+    }
+    SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d calls:%s", m->cid, m->name,
+                m->rank, m->size, len ? line : " none");
+}
+
+static void scc_module_destruct(mca_coll_scc_module_t *m)
+{
+    scc_report_calls(m);
+#define SCC_PREV_RELEASE(name, id)                                               \
+    if (NULL != m->prev_##name.module) {                                         \
+        OBJ_RELEASE(m->prev_##name.module);                                      \
+    }
+    SCC_FOREACH_COLL(SCC_PREV_RELEASE)
+#undef SCC_PREV_RELEASE
+}
+
+OBJ_CLASS_INSTANCE(mca_coll_scc_module_t, mca_coll_base_module_t,
+                   scc_module_construct, scc_module_destruct);
+
+int mca_coll_scc_init_query(bool enable_progress_threads, bool enable_mpi_threads)
+{
+    return OMPI_SUCCESS;
+}
+
+/* Saves the function Open MPI selected so far for every collective, so that
+ * whatever the component does not serve runs exactly as without it. */
+static int scc_module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
+{
+    mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
+    const char *missing = NULL;
+
+#define SCC_PREV_SAVE(name, id)                                                  \
+    if (NULL == comm->c_coll->coll_##name || NULL == comm->c_coll->coll_##name##_module) { \
+        if (NULL == missing) {                                                   \
+            missing = #name;                                                     \
+        }                                                                        \
+    } else {                                                                     \
+        m->prev_##name.fn = comm->c_coll->coll_##name;                           \
+        m->prev_##name.module = comm->c_coll->coll_##name##_module;              \
+        OBJ_RETAIN(m->prev_##name.module);                                       \
+    }
+    SCC_FOREACH_COLL(SCC_PREV_SAVE)
+#undef SCC_PREV_SAVE
+
+    if (NULL != missing) {
+        opal_show_help("help-coll-scc.txt", "no-fallback", true, missing,
+                       SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: declined (no other module provides %s)",
+                    SCC_COMM_CID(comm), SCC_COMM_NAME(comm), ompi_comm_size(comm), missing);
+        return OMPI_ERR_NOT_FOUND;
+    }
+    m->rank = ompi_comm_rank(comm);
+    m->size = ompi_comm_size(comm);
+    m->cid = SCC_COMM_CID(comm);
+    snprintf(m->name, sizeof(m->name), "%s", SCC_COMM_NAME(comm));
+    SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: selected", SCC_COMM_CID(comm),
+                SCC_COMM_NAME(comm), m->size);
+    return OMPI_SUCCESS;
+}
+
+/* Returns the number of nodes the communicator's processes sit on beyond this one. */
+static bool scc_all_local(struct ompi_communicator_t *comm)
+{
+    int size = ompi_comm_size(comm);
+    for (int i = 0; i < size; ++i) {
+        ompi_proc_t *proc = ompi_comm_peer_lookup(comm, i);
+        if (NULL == proc || !OPAL_PROC_ON_LOCAL_NODE(proc->super.proc_flags)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm, int *priority)
+{
+    mca_coll_scc_module_t *m;
+    const char *why = NULL;
+    int size = ompi_comm_size(comm);
+
+    if (OMPI_COMM_IS_INTER(comm)) {
+        why = "intercommunicator";
+    } else if (size < 2) {
+        why = "single process";
+    } else if (mca_coll_scc_component.priority < 0) {
+        why = "negative priority";
+    } else if (!scc_all_local(comm)) {
+        why = "processes on more than one node";
+    }
+    if (NULL != why) {
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: declined (%s)", SCC_COMM_CID(comm),
+                    SCC_COMM_NAME(comm), size, why);
+        return NULL;
+    }
+
+    m = OBJ_NEW(mca_coll_scc_module_t);
+    if (NULL == m) {
+        return NULL;
+    }
+    *priority = mca_coll_scc_component.priority;
+    m->super.coll_module_enable = scc_module_enable;
+#define SCC_SET_FN(name, id) m->super.coll_##name = mca_coll_scc_##name;
+    SCC_FOREACH_COLL(SCC_SET_FN)
+#undef SCC_SET_FN
+    return &m->super;
+}
+
+bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
+{
+    m->state = SCC_STATE_ACTIVE;
+    return true;
+}

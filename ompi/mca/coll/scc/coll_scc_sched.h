@@ -1,0 +1,191 @@
+/* coll_scc_sched.h: pure schedules -- who sends which blocks to whom, in which order.
+ *
+ * No Open MPI include may appear here or in coll_scc_sched_*.c: the component,
+ * the unit tests and the mesh simulator all run this same code.
+ *
+ * A schedule is, for one rank of one collective call, a list of steps in the
+ * order that rank must execute them.  Data is cut into blocks (the executor
+ * maps a block to bytes: block b of a vector covers [b*bs, min((b+1)*bs, total))).
+ *
+ * Message model ("local put, remote get", as on the SCC's message-passing
+ * buffers): a SEND publishes a message under a tag for nreaders readers; each
+ * reader names it by (peer, tag).  Rules every generator keeps, which the
+ * transports rely on:
+ *   - a rank publishes its messages in increasing tag order;
+ *   - a reader consumes the messages of one sender in increasing tag order;
+ *   - no two messages of one sender in one call share a tag;
+ *   - the schedule completes when each sender may have at most
+ *     SCC_SCHED_TAG_WINDOW messages published and not yet consumed by all
+ *     their readers (a transport holds that many per sender: publishing tag t
+ *     waits until tag t - SCC_SCHED_TAG_WINDOW is consumed).  The unit tests
+ *     replay every schedule under exactly that constraint.
+ * Steps carry the round they belong to; rounds are what the papers count.
+ */
+#ifndef MCA_COLL_SCC_SCHED_H
+#define MCA_COLL_SCC_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A transport must keep at least this many messages per sender in flight. */
+#define SCC_SCHED_TAG_WINDOW 4
+
+typedef enum {
+    SCC_STEP_SEND = 1,     /* publish blocks as message tag, for nreaders readers      */
+    SCC_STEP_RECV,         /* wait for message (peer, tag), copy into the blocks       */
+    SCC_STEP_RECV_REDUCE   /* wait for message (peer, tag), blocks = msg op blocks     */
+} scc_step_kind_t;
+
+/* Step flags */
+#define SCC_STEP_F_INPUT 0x01 /* the local operand is the caller's input buffer:
+                                 SEND sends from it; RECV_REDUCE computes
+                                 work = msg op input (first touch of those blocks) */
+#define SCC_STEP_F_LIST  0x02 /* block/nblocks index the schedule's block list,
+                                 not a range of consecutive blocks               */
+
+typedef struct scc_step {
+    uint8_t  kind;      /* scc_step_kind_t */
+    uint8_t  flags;     /* SCC_STEP_F_* */
+    uint16_t nreaders;  /* SEND: readers that will consume this message */
+    int32_t  peer;      /* RECV*: the sender (communicator rank) */
+    uint32_t tag;       /* message id at the sender, unique within the call */
+    uint32_t round;     /* round of the algorithm this step belongs to */
+    uint32_t block;     /* first block (or offset into the block list) */
+    uint32_t nblocks;   /* number of blocks (or list entries) */
+} scc_step_t;
+
+/* An output buffer for a generator.  Generators append with scc_sched_push();
+ * when steps is full they keep counting, so the caller can size the array from
+ * nsteps and run the generator again.  Same for the block list. */
+typedef struct scc_sched {
+    scc_step_t *steps;
+    long        cap;       /* capacity of steps */
+    long        nsteps;    /* steps the schedule has (may exceed cap) */
+    uint32_t   *list;      /* block lists for SCC_STEP_F_LIST steps (may be NULL) */
+    long        list_cap;
+    long        list_len;
+    uint32_t    nrounds;   /* rounds of the whole algorithm (same on every rank) */
+    uint32_t    flags;     /* SCC_SCHED_F_* */
+} scc_sched_t;
+
+#define SCC_SCHED_F_COMMUTATIVE 0x1 /* reduction order is not rank order: needs a commutative op */
+
+static inline void scc_sched_reset(scc_sched_t *s)
+{
+    s->nsteps = 0;
+    s->list_len = 0;
+    s->nrounds = 0;
+    s->flags = 0;
+}
+
+/* Returns nonzero when everything generated fitted. */
+static inline int scc_sched_fits(const scc_sched_t *s)
+{
+    return s->nsteps <= s->cap && s->list_len <= s->list_cap;
+}
+
+static inline void scc_sched_push(scc_sched_t *s, scc_step_kind_t kind, int flags,
+                                  int peer, uint32_t tag, uint32_t round,
+                                  uint32_t block, uint32_t nblocks, int nreaders)
+{
+    if (s->nsteps < s->cap) {
+        scc_step_t *st = &s->steps[s->nsteps];
+        st->kind = (uint8_t) kind;
+        st->flags = (uint8_t) flags;
+        st->nreaders = (uint16_t) nreaders;
+        st->peer = peer;
+        st->tag = tag;
+        st->round = round;
+        st->block = block;
+        st->nblocks = nblocks;
+    }
+    s->nsteps++;
+}
+
+/* Appends one entry to the block list; returns its index. */
+static inline uint32_t scc_sched_list_push(scc_sched_t *s, uint32_t v)
+{
+    if (s->list_len < s->list_cap) {
+        s->list[s->list_len] = v;
+    }
+    return (uint32_t) s->list_len++;
+}
+
+/* ---------------------------------------------------------------- */
+/* Geometry inputs                                                   */
+
+/* A 2D grid of processes for DOPL: R rows x C columns, row-major.  at[r*C+c]
+ * is the communicator rank at (r, c) or -1 for a hole; row[]/col[] give each
+ * rank's cell.  A partial last row is a grid whose tail cells are -1. */
+typedef struct scc_grid {
+    int R, C;
+    int n;              /* ranks placed */
+    const int *at;      /* R*C */
+    const int *row;     /* n */
+    const int *col;     /* n */
+} scc_grid_t;
+
+/* A mesh of tiles for NoC_Msg: X columns x Y rows of tiles, K cores per tile.
+ * tile_of[rank] = y*X + x, core_of[rank] = z; at[(y*X+x)*K + z] = rank or -1. */
+typedef struct scc_tiles {
+    int X, Y, K;
+    int n;
+    const int *at;       /* X*Y*K */
+    const int *tile_of;  /* n */
+    const int *core_of;  /* n */
+} scc_tiles_t;
+
+/* ---------------------------------------------------------------- */
+/* Generators.  Each fills s for rank `rank` and returns 0, or -1 on bad input.
+ * nblocks counts the blocks of the message (0 is allowed: nothing moves). */
+
+/* Jia's multiple-message broadcast on n ranks (any n >= 1, any root):
+ * nblocks + ceil(log2 n) - 1 rounds, <= 1 send and <= 1 receive per rank per
+ * round, no traffic into the root, tag = round. */
+int scc_sched_jia_bcast(scc_sched_t *s, int n, int rank, int root, uint32_t nblocks);
+
+/* DOPL (dimension-ordered pipelined broadcast) on a grid.  The message is cut
+ * into parts of chunks_per_part blocks (a block is one pipeline chunk);
+ * ceil(nblocks/chunks_per_part) + 1 rounds when both dimensions are longer
+ * than 1; dimensions of length 1 are dropped. */
+int scc_sched_dopl_bcast(scc_sched_t *s, const scc_grid_t *g, int rank, int root,
+                         uint32_t nblocks, uint32_t chunks_per_part);
+
+/* NoC_Msg on a tile mesh: row-first dimension-ordered tree over tile leaders
+ * (column-first where the root's row is not full), one intra-tile hop,
+ * chunked and pipelined (one block = one chunk). */
+int scc_sched_nocmsg_bcast(scc_sched_t *s, const scc_tiles_t *m, int rank, int root,
+                           uint32_t nblocks);
+int scc_sched_nocmsg_reduce(scc_sched_t *s, const scc_tiles_t *m, int rank, int root,
+                            uint32_t nblocks);
+/* reduce to root then broadcast from it, tags of the second half after the first */
+int scc_sched_nocmsg_allreduce(scc_sched_t *s, const scc_tiles_t *m, int rank, int root,
+                               uint32_t nblocks);
+/* barrier: fan-in to root then fan-out; fanin_only gives the thesis's unsafe variant */
+int scc_sched_nocmsg_barrier(scc_sched_t *s, const scc_tiles_t *m, int rank, int root,
+                             int fanin_only);
+/* alltoall: column stage then row stage.  Block ids are pairs src*n + dst; steps
+ * use SCC_STEP_F_LIST.  A rank starts with blocks (rank, *) and ends with (*, rank). */
+int scc_sched_nocmsg_alltoall(scc_sched_t *s, const scc_tiles_t *m, int rank);
+
+/* Trees on a flat set (seeds/004): a k-ary tree with per-level fan-outs
+ * fanout[0] >= fanout[1] >= ... (levels beyond nlevels use the last fan-out),
+ * root relabelled to 0. */
+int scc_sched_tree_bcast(scc_sched_t *s, int n, int rank, int root, const int *fanout,
+                         int nlevels, uint32_t nblocks);
+int scc_sched_tree_reduce(scc_sched_t *s, int n, int rank, int root, const int *fanout,
+                          int nlevels, uint32_t nblocks);
+
+/* Tree shape helpers shared by the executor's fast paths and the schedules. */
+int scc_tree_parent(int vrank, int n, const int *fanout, int nlevels);
+int scc_tree_children(int vrank, int n, const int *fanout, int nlevels, int *children, int cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MCA_COLL_SCC_SCHED_H */

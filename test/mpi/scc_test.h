@@ -1,0 +1,99 @@
+/* scc_test.h: guard-zoned buffers, data patterns and failure accounting for the MPI tests. */
+#ifndef SCC_TEST_H
+#define SCC_TEST_H
+
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TB_GUARD 64
+#define TB_GUARD_BYTE 0xA5
+
+static long tb_cases, tb_failures;
+static const char *tb_prog = "test";
+
+/* Reports a failure (the first few per rank in full). */
+static void tb_fail(const char *fmt, ...)
+{
+    int rank;
+    va_list ap;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (tb_failures++ < 10) {
+        fprintf(stderr, "%s: rank %d: FAIL: ", tb_prog, rank);
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+    }
+}
+
+/* A buffer with guard zones on both sides. */
+static void *tb_alloc(size_t bytes)
+{
+    unsigned char *p = malloc(bytes + 2 * TB_GUARD);
+    if (NULL == p) {
+        fprintf(stderr, "%s: out of memory (%zu bytes)\n", tb_prog, bytes);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    memset(p, TB_GUARD_BYTE, TB_GUARD);
+    memset(p + TB_GUARD + bytes, TB_GUARD_BYTE, TB_GUARD);
+    *(size_t *) (void *) p = bytes;   /* remembered for the guard check */
+    return p + TB_GUARD;
+}
+
+static int tb_guards_ok(void *buf, const char *what)
+{
+    unsigned char *p = (unsigned char *) buf - TB_GUARD;
+    size_t bytes = *(size_t *) (void *) p;
+    for (size_t i = sizeof(size_t); i < TB_GUARD; ++i) {
+        if (p[i] != TB_GUARD_BYTE) {
+            tb_fail("%s: guard before the buffer overwritten at -%zu", what, TB_GUARD - i);
+            return 0;
+        }
+    }
+    for (size_t i = 0; i < TB_GUARD; ++i) {
+        if (p[TB_GUARD + bytes + i] != TB_GUARD_BYTE) {
+            tb_fail("%s: guard after the buffer overwritten at +%zu", what, i);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void tb_free(void *buf)
+{
+    if (NULL != buf) {
+        free((unsigned char *) buf - TB_GUARD);
+    }
+}
+
+/* The value rank r contributes at element i (distinct per rank, element and salt). */
+static inline int32_t tb_val(int r, size_t i, int salt)
+{
+    return (int32_t) ((uint32_t) r * 1000003u + (uint32_t) i * 7919u + (uint32_t) salt * 31u + 1u);
+}
+
+static inline unsigned char tb_byte(int r, size_t i, int salt)
+{
+    return (unsigned char) (tb_val(r, i, salt) ^ (tb_val(r, i, salt) >> 11));
+}
+
+/* Ends the test: every rank's failures are summed; returns the exit code. */
+static int tb_finish(void)
+{
+    long tot[2] = { tb_cases, tb_failures }, sum[2];
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Reduce(tot, sum, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (0 == rank) {
+        printf("%s: %ld checks, %ld failures\n", tb_prog, sum[0], sum[1]);
+        fflush(stdout);
+    }
+    MPI_Bcast(sum, 2, MPI_LONG, 0, MPI_COMM_WORLD);
+    return (tb_failures || sum[1]) ? 1 : 0;
+}
+
+#endif /* SCC_TEST_H */

@@ -8,6 +8,7 @@
 #include "ompi/mca/coll/base/base.h"
 
 #include "coll_scc_select.h"
+#include "coll_scc_sched.h"
 
 BEGIN_C_DECLS
 
@@ -31,9 +32,24 @@ typedef struct mca_coll_scc_component_t {
     int verbose;
     int output;                         /* opal_output stream */
     int force[SCC_COLL_COUNT];          /* coll_scc_<coll>_algorithm: scc_alg_t */
+
+    /* transports (coll_scc_xport.c) */
+    int transport;                      /* scc_xport_kind_t, SCC_XPORT_NONE = auto */
+    int shm_slot_size;
+    int shm_nslots;
+    int shm_backing;                    /* 0 auto, 1 memfd, 2 file */
+    char *shm_dir;
+    char *mpb_device;
+    int mpb_emulate;
+    int mpb_core_size;
+    int mpb_nslots;
+    int cma;                            /* -1 auto, 0 off, 1 required */
+    int cma_min;
 } mca_coll_scc_component_t;
 
 OMPI_MODULE_DECLSPEC extern mca_coll_scc_component_t mca_coll_scc_component;
+
+#define SCC_NSCRATCH 3
 
 /* Per-communicator state of the module */
 typedef enum {
@@ -56,8 +72,16 @@ typedef struct mca_coll_scc_module_t {
 
     scc_state_t state;
     int rank, size;
+    scc_alg_t deflt[SCC_COLL_COUNT];    /* algorithm when none is forced */
     unsigned cid;                       /* for the verbose reports */
     char name[64];
+
+    struct scc_xport *xp;               /* the transport, once set up */
+    scc_sched_t sched;                  /* reused schedule buffer */
+    struct {
+        void *ptr;
+        size_t bytes;
+    } scratch[SCC_NSCRATCH];            /* reused temporary buffers */
 
     /* calls served per collective and algorithm (reported at verbose >= 2) */
     uint64_t calls[SCC_COLL_COUNT][SCC_ALG_COUNT];
@@ -87,6 +111,16 @@ static inline bool mca_coll_scc_ready(mca_coll_scc_module_t *m, struct ompi_comm
         return false;
     }
     return mca_coll_scc_setup(m, comm);
+}
+
+/* The algorithm for a call: a forced one, else the communicator's default. */
+static inline scc_alg_t mca_coll_scc_pick(mca_coll_scc_module_t *m, scc_coll_t c, size_t bytes)
+{
+    int f = mca_coll_scc_component.force[c];
+    if (SCC_ALG_AUTO != f) {
+        return (scc_alg_t) f;
+    }
+    return m->deflt[c];
 }
 
 static inline void mca_coll_scc_count(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a)

@@ -1,5 +1,6 @@
 /* coll_scc_component.c: the component structure, its MCA parameters and its open/close. */
 #include "coll_scc.h"
+#include "coll_scc_xport.h"
 
 #include <dlfcn.h>
 #include <libgen.h>
@@ -131,5 +132,5 @@ int mca_coll_scc_register_params(void)
             OBJ_RELEASE(e);
         }
     }
-    return OMPI_SUCCESS;
+    return mca_coll_scc_xport_register_params();
 }

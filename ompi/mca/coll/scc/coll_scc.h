@@ -121,8 +121,8 @@ static inline bool mca_coll_scc_ready(mca_coll_scc_module_t *m, struct ompi_comm
 static inline scc_alg_t mca_coll_scc_pick(mca_coll_scc_module_t *m, scc_coll_t c, size_t bytes)
 {
     int f = mca_coll_scc_component.force[c];
-    if (SCC_ALG_AUTO != f) {
-        return (scc_alg_t) f;
+    if (OPAL_UNLIKELY(SCC_ALG_AUTO != f)) {
+        return scc_alg_valid(c, (scc_alg_t) f) ? (scc_alg_t) f : SCC_ALG_FALLBACK;
     }
     return m->deflt[c];
 }

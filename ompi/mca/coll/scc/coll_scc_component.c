@@ -122,12 +122,13 @@ int mca_coll_scc_register_params(void)
         snprintf(desc, sizeof(desc),
                  "Algorithm for MPI_%s: auto (the selection table decides), fallback (the "
                  "module Open MPI would otherwise use) or one of the algorithms listed; a "
-                 "forced algorithm that cannot serve a call falls back",
-                 scc_coll_name((scc_coll_t) i));
+                 "forced algorithm that cannot serve a call falls back.  Writable through "
+                 "MPI_T (the same value on every process, between collectives)",
+                 scc_mpi_name((scc_coll_t) i));
         cs->force[i] = SCC_ALG_AUTO;
-        (void) mca_base_component_var_register(c, pname, desc, MCA_BASE_VAR_TYPE_INT, e, 0, 0,
-                                               OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-                                               &cs->force[i]);
+        (void) mca_base_component_var_register(c, pname, desc, MCA_BASE_VAR_TYPE_INT, e, 0,
+                                               MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
+                                               MCA_BASE_VAR_SCOPE_ALL_EQ, &cs->force[i]);
         if (NULL != e) {
             OBJ_RELEASE(e);
         }

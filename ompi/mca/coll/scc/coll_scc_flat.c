@@ -327,24 +327,34 @@ int mca_coll_scc_reduce_scatter_block_flat(mca_coll_scc_module_t *m, const char 
         scc_xport_end(x);
         return rc;
     }
-    /* through slots: rank b combines block b; pieces k of block b carry tag k * n + b */
+    /* through slots: rank b combines block b; piece k of block b travels under tag
+       k * n + b in pairwise steps (send to me + j, receive from me - j) into a staging
+       copy, released at once, then combined in the fixed order */
     size_t per = x->slot_size / dtsize, npieces = (rcount + per - 1) / per;
+    char *stage = mca_coll_scc_scratch(m, 0, (size_t) n * per * dtsize);
+    if (NULL == stage) {
+        scc_xport_end(x);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
     for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
         size_t first = k * per, cnt = scc_min(per, rcount - first);
-        for (int b = 0; b < n && OMPI_SUCCESS == rc; ++b) {
-            if (b != me) {
-                rc = scc_xport_send(x, (uint32_t) (k * n + b),
-                                    sbuf + ((size_t) b * rcount + first) * dtsize, cnt * dtsize,
-                                    1, false);
+        uint32_t tag = (uint32_t) (k * n + me);
+        for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
+            int b = (me + j) % n, i = (me - j + n) % n;
+            rc = scc_xport_send(x, (uint32_t) (k * n + b),
+                                sbuf + ((size_t) b * rcount + first) * dtsize, cnt * dtsize, 1,
+                                false);
+            if (OMPI_SUCCESS == rc) {
+                rc = scc_xport_recv(x, i, tag, stage + (size_t) i * per * dtsize, cnt * dtsize);
             }
         }
-        uint32_t tag = (uint32_t) (k * n + me);
         for (int i = 0; i < n; ++i) {
             x->pv[i] = i == me ? sbuf + ((size_t) me * rcount + first) * dtsize
-                               : scc_xport_data(x, i, tag, scc_xport_wait(x, i, tag));
+                               : stage + (size_t) i * per * dtsize;
         }
-        scc_combine(op, x->pv, n, rbuf + first * dtsize, cnt, dtype);
-        scc_release_all(x, tag);
+        if (OMPI_SUCCESS == rc) {
+            scc_combine(op, x->pv, n, rbuf + first * dtsize, cnt, dtype);
+        }
     }
     scc_xport_end(x);
     return rc;
@@ -512,20 +522,21 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
         }
         scc_release_all(x, 0);
     } else {
-        /* piece k of my block for rank d: tag k * n + d; read piece-major as well */
+        /* piece k of my block for rank d: tag k * n + d.  Step j sends to me + j and
+           receives from me - j, so no rank ever has more than one message unread by a
+           rank that waits for it (a round of n - 1 sends could exceed the slots) */
         size_t npieces = scc_npieces(x, bytes);
         memcpy(rbuf + (size_t) me * bytes, sbuf + (size_t) me * bytes, bytes);
         for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
             size_t off = k * x->slot_size, len = scc_min(x->slot_size, bytes - off);
             for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
-                int d = (me + j) % n;
+                int d = (me + j) % n, i = (me - j + n) % n;
                 rc = scc_xport_send(x, (uint32_t) (k * n + d), sbuf + (size_t) d * bytes + off,
                                     len, 1, false);
-            }
-            for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
-                int i = (me - j + n) % n;
-                rc = scc_xport_recv(x, i, (uint32_t) (k * n + me), rbuf + (size_t) i * bytes + off,
-                                    len);
+                if (OMPI_SUCCESS == rc) {
+                    rc = scc_xport_recv(x, i, (uint32_t) (k * n + me),
+                                        rbuf + (size_t) i * bytes + off, len);
+                }
             }
         }
     }

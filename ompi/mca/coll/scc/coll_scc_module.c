@@ -162,6 +162,8 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
 {
     int rc;
 
+    /* the program may have named the communicator since it was created */
+    snprintf(m->name, sizeof(m->name), "%s", SCC_COMM_NAME(comm));
     /* any failure below is agreed by all members: either all serve, or none */
     m->state = SCC_STATE_DECLINED;
     rc = mca_coll_scc_xport_attach(m, comm);

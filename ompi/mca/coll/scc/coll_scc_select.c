@@ -8,6 +8,11 @@ static const char *const coll_names[SCC_COLL_COUNT] = {
     "gather", "scatter", "allgather", "reduce_scatter_block"
 };
 
+static const char *const mpi_names[SCC_COLL_COUNT] = {
+    "Bcast", "Barrier", "Reduce", "Allreduce", "Alltoall", "Alltoallv",
+    "Gather", "Scatter", "Allgather", "Reduce_scatter_block"
+};
+
 static const char *const alg_names[SCC_ALG_COUNT] = {
     "auto", "fallback", "line", "tree", "flat", "jia", "dopl", "nocmsg",
     "ring", "butterfly", "dissem", "nocmsg_fanin"
@@ -19,24 +24,26 @@ static const char *const topo_names[SCC_TOPO_COUNT] = { "flat", "mesh", "domains
 
 /* Algorithms each collective can run (auto and fallback always). */
 static const uint32_t valid_algs[SCC_COLL_COUNT] = {
-    [SCC_COLL_BCAST] = BIT(SCC_ALG_LINE) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_JIA)
-                       | BIT(SCC_ALG_DOPL) | BIT(SCC_ALG_NOCMSG),
-    [SCC_COLL_BARRIER] = BIT(SCC_ALG_DISSEM) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG)
-                         | BIT(SCC_ALG_NOCMSG_FANIN),
-    [SCC_COLL_REDUCE] = BIT(SCC_ALG_LINE) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG),
-    [SCC_COLL_ALLREDUCE] = BIT(SCC_ALG_LINE) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG)
-                           | BIT(SCC_ALG_RING) | BIT(SCC_ALG_BUTTERFLY),
-    [SCC_COLL_ALLTOALL] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG),
-    [SCC_COLL_ALLTOALLV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG),
-    [SCC_COLL_GATHER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG),
-    [SCC_COLL_SCATTER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG),
-    [SCC_COLL_ALLGATHER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_NOCMSG),
-    [SCC_COLL_REDUCE_SCATTER_BLOCK] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
+    [SCC_COLL_BCAST] = BIT(SCC_ALG_FLAT),
+    [SCC_COLL_BARRIER] = BIT(SCC_ALG_DISSEM),
+    [SCC_COLL_REDUCE] = BIT(SCC_ALG_FLAT),
+    [SCC_COLL_ALLREDUCE] = BIT(SCC_ALG_FLAT),
+    [SCC_COLL_ALLTOALL] = BIT(SCC_ALG_FLAT),
+    [SCC_COLL_ALLTOALLV] = BIT(SCC_ALG_FLAT),
+    [SCC_COLL_GATHER] = BIT(SCC_ALG_FLAT),
+    [SCC_COLL_SCATTER] = BIT(SCC_ALG_FLAT),
+    [SCC_COLL_ALLGATHER] = BIT(SCC_ALG_FLAT),
+    [SCC_COLL_REDUCE_SCATTER_BLOCK] = BIT(SCC_ALG_FLAT),
 };
 
 const char *scc_coll_name(scc_coll_t c)
 {
     return (c >= 0 && c < SCC_COLL_COUNT) ? coll_names[c] : "?";
+}
+
+const char *scc_mpi_name(scc_coll_t c)
+{
+    return (c >= 0 && c < SCC_COLL_COUNT) ? mpi_names[c] : "?";
 }
 
 const char *scc_alg_name(scc_alg_t a)

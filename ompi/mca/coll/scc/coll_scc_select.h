@@ -50,6 +50,8 @@ typedef enum {
 } scc_topo_kind_t;
 
 const char *scc_coll_name(scc_coll_t c);
+/* "Bcast", "Reduce_scatter_block": as in the MPI function names */
+const char *scc_mpi_name(scc_coll_t c);
 const char *scc_alg_name(scc_alg_t a);
 const char *scc_topo_name(scc_topo_kind_t k);
 /* Returns the algorithm named s (as printed by scc_alg_name), or -1. */

@@ -1,0 +1,90 @@
+#!/bin/sh
+# matrix.sh: the correctness matrix (scc_matrix) at many process counts and on each
+# transport; for every (collective, algorithm) the component's call report must show that
+# the forced algorithm served the calls and nothing but the documented fallbacks ran.
+. "$SCC_SRCDIR/test/mpi/scc_lib.sh"
+
+prog="$SCC_BUILDDIR/test/mpi/scc_matrix"
+: "${SCC_TIMEOUT:=300}"
+
+# check_expect LOG NP: every "matrix-expect" of the program against the reports of its NP processes
+check_expect() {
+    awk -v np="$2" '
+        /matrix-expect: \(/ {
+            name = $0; sub(/.*matrix-expect: \(/, "", name); sub(/\).*/, "", name)
+            split(name, w, " "); coll = w[2]; alg = w[3]
+            match($0, /calls=[0-9]+/); calls = substr($0, RSTART + 6, RLENGTH - 6)
+            match($0, /mayfall=[0-9]+/); mayfall = substr($0, RSTART + 8, RLENGTH - 8)
+            match($0, /zero=[0-9]+/); zero = substr($0, RSTART + 5, RLENGTH - 5)
+            want[name] = coll " " alg " " calls " " mayfall " " zero
+            next
+        }
+        /coll:scc: comm [0-9]+ \(matrix / {
+            name = $0; sub(/.*coll:scc: comm [0-9]+ \(/, "", name); sub(/\) rank.*/, "", name)
+            reports[name]++
+            line[name, reports[name]] = $0
+        }
+        END {
+            bad = 0
+            for (name in want) {
+                split(want[name], e, " ")
+                coll = e[1]; alg = e[2]; calls = e[3]; mayfall = e[4]; zero = e[5]
+                if (reports[name] != np) {
+                    printf "# %s: %d call reports, expected %d\n", name, reports[name], np; bad++; continue
+                }
+                for (i = 1; i <= np; i++) {
+                    l = line[name, i]; sub(/.*calls:/, "", l)
+                    n = split(l, items, " "); served = 0; fell = 0; other = ""
+                    for (j = 1; j <= n; j++) {
+                        split(items[j], kv, "="); split(kv[1], ca, ":")
+                        if (ca[1] != coll) continue
+                        if (ca[2] == alg) served += kv[2]
+                        else if (ca[2] == "fallback") fell += kv[2]
+                        else other = other " " items[j]
+                    }
+                    total = served + fell
+                    if (other != "" || total < calls - zero || total > calls ||
+                        (alg != "fallback" && fell > mayfall) ||
+                        (alg != "fallback" && served == 0 && calls - zero - mayfall > 0)) {
+                        printf "# %s: served %s=%d fallback=%d%s; program made %d calls (%d may fall back, %d move nothing)\n",
+                               name, alg, served, fell, other, calls, mayfall, zero
+                        bad++
+                    }
+                }
+            }
+            if (length(want) == 0) { print "# no matrix-expect lines"; bad++ }
+            exit bad ? 1 : 0
+        }' "$1"
+}
+
+# matrix_case NAME NP [mpirun options...] -- [program options]
+matrix_case() {
+    name=$1; np=$2; shift 2
+    opts=""
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do opts="$opts $1"; shift; done
+    [ "${1:-}" = "--" ] && shift
+    log="$SCC_LOGDIR/matrix-$name.log"
+    # shellcheck disable=SC2086
+    scc_run "$log" "$np" $opts -- "$prog" "$@"
+    rc=$?
+    if [ "$np" -gt 1 ]; then
+        scc_selected "$log" "$np" MPI_COMM_WORLD && check_expect "$log" "$np" > "$log.expect"
+        st=$?
+        cat "$log.expect"
+        tap_check $st "$name: every forced algorithm served its calls, only documented fallbacks" "$log"
+    fi
+    [ $rc -eq 0 ] && scc_no_failures "$log"
+    tap_check $? "$name: every result right ($(grep -o '[0-9]* checks' "$log" | head -n 1))" "$log"
+}
+
+reduced=${SCC_TEST_REDUCED:-0}
+for np in 1 2 3 4 5 7 8 12 16; do
+    q=""
+    [ "$np" -gt 8 ] || [ "$reduced" = 1 ] && q="-q"
+    [ "$np" -eq 1 ] && q="-q"
+    matrix_case "shm-np$np" "$np" -- $q -d
+done
+matrix_case "shm-nocma-np4" 4 --mca coll_scc_cma 0 -- -q
+matrix_case "shm-tinyslots-np5" 5 --mca coll_scc_shm_slot_size 256 --mca coll_scc_cma_min 4096 -- -q
+matrix_case "mpb-emulated-np6" 6 --mca coll_scc_mpb_emulate 1 -- -q
+tap_done

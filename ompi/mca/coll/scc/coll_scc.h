@@ -8,6 +8,7 @@
 #include "ompi/mca/coll/base/base.h"
 
 #include "coll_scc_select.h"
+#include "coll_scc_topo.h"
 
 BEGIN_C_DECLS
 
@@ -31,6 +32,8 @@ typedef struct mca_coll_scc_component_t {
     int verbose;
     int output;                         /* opal_output stream */
     int force[SCC_COLL_COUNT];          /* coll_scc_<coll>_algorithm: scc_alg_t */
+    /* selection thresholds in bytes (scc_select_params_t says what each is for) */
+    size_t line_max, tree_max, ring_min, dopl_min;
 } mca_coll_scc_component_t;
 
 OMPI_MODULE_DECLSPEC extern mca_coll_scc_component_t mca_coll_scc_component;
@@ -59,6 +62,10 @@ typedef struct mca_coll_scc_module_t {
     unsigned cid;                       /* for the verbose reports */
     char name[64];
 
+    /* where the members sit and which algorithm runs what (coll_scc_topo.c, set up once) */
+    scc_topo_t topo;
+    scc_select_table_t select;
+
     /* calls served per collective and algorithm (reported at verbose >= 2) */
     uint64_t calls[SCC_COLL_COUNT][SCC_ALG_COUNT];
 } mca_coll_scc_module_t;
@@ -68,6 +75,9 @@ OBJ_CLASS_DECLARATION(mca_coll_scc_module_t);
 /* Verbose output of the component */
 #define SCC_VERBOSE(level, ...)                                                  \
     opal_output_verbose((level), mca_coll_scc_component.output, __VA_ARGS__)
+
+/* Shows a message of help-coll-scc.txt (on stderr, from this process). */
+void mca_coll_scc_show_help(const char *topic, ...);
 
 /* Component and module functions */
 int mca_coll_scc_init_query(bool enable_progress_threads, bool enable_mpi_threads);

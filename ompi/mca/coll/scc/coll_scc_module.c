@@ -17,6 +17,8 @@ static void scc_module_construct(mca_coll_scc_module_t *m)
     SCC_FOREACH_COLL(SCC_PREV_CLEAR)
 #undef SCC_PREV_CLEAR
     memset(m->calls, 0, sizeof(m->calls));
+    memset(&m->topo, 0, sizeof(m->topo));
+    memset(&m->select, 0, sizeof(m->select));
 }
 
 /* Reports what the component served on this communicator. */
@@ -45,6 +47,7 @@ static void scc_report_calls(mca_coll_scc_module_t *m)
 static void scc_module_destruct(mca_coll_scc_module_t *m)
 {
     scc_report_calls(m);
+    mca_coll_scc_topo_free(&m->topo);
 #define SCC_PREV_RELEASE(name, id)                                               \
     if (NULL != m->prev_##name.module) {                                         \
         OBJ_RELEASE(m->prev_##name.module);                                      \
@@ -145,6 +148,18 @@ mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm
 
 bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
 {
+    /* topology and algorithm table (coll_scc_topo.c): one location exchange per
+     * communicator; a bad mesh description gives a flat topology, not a failure.
+     * The name may have been set since enable. */
+    snprintf(m->name, sizeof(m->name), "%s", SCC_COMM_NAME(comm));
+    if (OMPI_SUCCESS != mca_coll_scc_topo_build(m, comm, &m->topo)) {
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: topology: %s", m->cid, m->name,
+                    m->size, m->topo.note);
+    }
+    mca_coll_scc_topo_table(&m->topo, &m->select);
+    mca_coll_scc_topo_report(m, "none");
+    /* end of topology setup */
+
     m->state = SCC_STATE_ACTIVE;
     return true;
 }

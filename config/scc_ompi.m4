@@ -91,6 +91,23 @@ AC_DEFUN([SCC_SETUP_OMPI], [
          AC_MSG_ERROR([the Open MPI $OMPI_VERSION_STRING headers under $scc_ompi_hdr do not compile
                   (see config.log). Debian/Ubuntu: apt-get install libopenmpi-dev; for an installation
                   with incomplete headers, pass --with-ompi-source=DIR (its configured source tree)])])
+    # Debian's 4.1 headers lack ompi/mpi/fortran/base/fint_2_int.h, which
+    # ompi/op/op.h includes: shim/ provides it where the installation does not.
+    AC_MSG_CHECKING([whether ompi/op/op.h compiles])
+    AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
+#include "ompi_config.h"
+#include "ompi/op/op.h"
+]], [[ (void) ompi_op_is_commute; ]])],
+        [AC_MSG_RESULT([yes])],
+        [CPPFLAGS="$CPPFLAGS -I$srcdir/shim"
+         AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
+#include "ompi_config.h"
+#include "ompi/op/op.h"
+]], [[ (void) ompi_op_is_commute; ]])],
+            [AC_MSG_RESULT([with coll/scc's shim for missing headers])
+             OMPI_CPPFLAGS="$OMPI_CPPFLAGS -I\$(top_srcdir)/shim"],
+            [AC_MSG_RESULT([no])
+             AC_MSG_ERROR([ompi/op/op.h of Open MPI $OMPI_VERSION_STRING does not compile (see config.log)])])])
     CPPFLAGS="$scc_save_CPPFLAGS"
 
     # Libraries: libmpi and the OPAL library it is built on (4.x also has ORTE)

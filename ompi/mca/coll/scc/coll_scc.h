@@ -8,6 +8,7 @@
 #include "ompi/mca/coll/base/base.h"
 
 #include "coll_scc_select.h"
+#include "coll_scc_sched.h"
 #include "coll_scc_topo.h"
 
 BEGIN_C_DECLS
@@ -34,9 +35,28 @@ typedef struct mca_coll_scc_component_t {
     int force[SCC_COLL_COUNT];          /* coll_scc_<coll>_algorithm: scc_alg_t */
     /* selection thresholds in bytes (scc_select_params_t says what each is for) */
     size_t line_max, tree_max, ring_min, dopl_min;
+    int barrier_radix;                  /* peers per dissemination round, 0: all at once */
+
+    /* transports (coll_scc_xport.c) */
+    int transport;                      /* scc_xport_kind_t, SCC_XPORT_NONE = auto */
+    int shm_slot_size;
+    int shm_nslots;
+    int shm_backing;                    /* 0 auto, 1 memfd, 2 file */
+    char *shm_dir;
+    char *mpb_device;
+    int mpb_emulate;
+    int mpb_core_size;
+    int mpb_nslots;
+    int cma;                            /* -1 auto, 0 off, 1 required */
+    int cma_min;
 } mca_coll_scc_component_t;
 
 OMPI_MODULE_DECLSPEC extern mca_coll_scc_component_t mca_coll_scc_component;
+
+/* Scratch buffers of a module: 0-2 for the algorithms, 3-4 for packed views of user data */
+#define SCC_NSCRATCH 5
+#define SCC_SCRATCH_IN 3
+#define SCC_SCRATCH_OUT 4
 
 /* Per-communicator state of the module */
 typedef enum {
@@ -59,8 +79,16 @@ typedef struct mca_coll_scc_module_t {
 
     scc_state_t state;
     int rank, size;
+    scc_alg_t deflt[SCC_COLL_COUNT];    /* algorithm when none is forced */
     unsigned cid;                       /* for the verbose reports */
     char name[64];
+
+    struct scc_xport *xp;               /* the transport, once set up */
+    scc_sched_t sched;                  /* reused schedule buffer */
+    struct {
+        void *ptr;
+        size_t bytes;
+    } scratch[SCC_NSCRATCH];            /* reused temporary buffers */
 
     /* where the members sit and which algorithm runs what (coll_scc_topo.c, set up once) */
     scc_topo_t topo;
@@ -97,6 +125,16 @@ static inline bool mca_coll_scc_ready(mca_coll_scc_module_t *m, struct ompi_comm
         return false;
     }
     return mca_coll_scc_setup(m, comm);
+}
+
+/* The algorithm for a call: a forced one, else the communicator's default. */
+static inline scc_alg_t mca_coll_scc_pick(mca_coll_scc_module_t *m, scc_coll_t c, size_t bytes)
+{
+    int f = mca_coll_scc_component.force[c];
+    if (SCC_ALG_AUTO != f) {
+        return (scc_alg_t) f;
+    }
+    return m->deflt[c];
 }
 
 static inline void mca_coll_scc_count(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a)

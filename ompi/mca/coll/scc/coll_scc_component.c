@@ -1,5 +1,6 @@
 /* coll_scc_component.c: the component structure, its MCA parameters and its open/close. */
 #include "coll_scc.h"
+#include "coll_scc_xport.h"
 
 #include <dlfcn.h>
 #include <libgen.h>
@@ -156,6 +157,12 @@ int mca_coll_scc_register_params(void)
             OBJ_RELEASE(e);
         }
     }
+    cs->barrier_radix = 0;
+    (void) mca_base_component_var_register(c, "barrier_radix",
+        "Peers each process waits for per round of the dissemination barrier (seeds/004's m); "
+        "0 waits for all others in one round",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->barrier_radix);
 
     /* thresholds of the selection table (defaults: scc_select_params_default) */
     {
@@ -187,5 +194,8 @@ int mca_coll_scc_register_params(void)
             MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5,
             MCA_BASE_VAR_SCOPE_READONLY, &cs->dopl_min);
     }
-    return mca_coll_scc_topo_register_params();
+    if (OMPI_SUCCESS != mca_coll_scc_topo_register_params()) {
+        return OMPI_ERROR;
+    }
+    return mca_coll_scc_xport_register_params();
 }

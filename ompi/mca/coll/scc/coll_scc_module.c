@@ -1,5 +1,7 @@
 /* coll_scc_module.c: comm_query, enable (saving the fallback of every collective), setup and teardown. */
 #include "coll_scc.h"
+#include "coll_scc_exec.h"
+#include "coll_scc_xport.h"
 
 #include "ompi/communicator/communicator.h"
 #include "ompi/group/group.h"
@@ -17,6 +19,13 @@ static void scc_module_construct(mca_coll_scc_module_t *m)
     SCC_FOREACH_COLL(SCC_PREV_CLEAR)
 #undef SCC_PREV_CLEAR
     memset(m->calls, 0, sizeof(m->calls));
+    m->xp = NULL;
+    memset(&m->sched, 0, sizeof(m->sched));
+    memset(m->scratch, 0, sizeof(m->scratch));
+    for (int c = 0; c < SCC_COLL_COUNT; ++c) {
+        m->deflt[c] = SCC_ALG_FLAT;
+    }
+    m->deflt[SCC_COLL_BARRIER] = SCC_ALG_DISSEM;
     memset(&m->topo, 0, sizeof(m->topo));
     memset(&m->select, 0, sizeof(m->select));
 }
@@ -47,6 +56,12 @@ static void scc_report_calls(mca_coll_scc_module_t *m)
 static void scc_module_destruct(mca_coll_scc_module_t *m)
 {
     scc_report_calls(m);
+    mca_coll_scc_xport_detach(m);
+    free(m->sched.steps);
+    free(m->sched.list);
+    for (int i = 0; i < SCC_NSCRATCH; ++i) {
+        free(m->scratch[i].ptr);
+    }
     mca_coll_scc_topo_free(&m->topo);
 #define SCC_PREV_RELEASE(name, id)                                               \
     if (NULL != m->prev_##name.module) {                                         \
@@ -148,6 +163,8 @@ mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm
 
 bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
 {
+    int rc;
+
     /* topology and algorithm table (coll_scc_topo.c): one location exchange per
      * communicator; a bad mesh description gives a flat topology, not a failure.
      * The name may have been set since enable. */
@@ -157,9 +174,21 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
                     m->size, m->topo.note);
     }
     mca_coll_scc_topo_table(&m->topo, &m->select);
-    mca_coll_scc_topo_report(m, "none");
     /* end of topology setup */
 
+    /* any failure below is agreed by all members: either all serve, or none */
+    m->state = SCC_STATE_DECLINED;
+    rc = mca_coll_scc_xport_attach(m, comm);
+    if (OMPI_SUCCESS != rc) {
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: declined (no transport: %s); the "
+                    "fallback serves every collective", SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
+                    m->size, opal_strerror(rc));
+        return false;
+    }
+    SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: transport %s, %d slots of %zu bytes per "
+                "rank, single copy %s", SCC_COMM_CID(comm), SCC_COMM_NAME(comm), m->size,
+                m->xp->desc, m->xp->nslots, m->xp->slot_size, m->xp->cma ? "on" : "off");
+    mca_coll_scc_topo_report(m, m->xp->desc);   /* topology and table, verbose 1 */
     m->state = SCC_STATE_ACTIVE;
     return true;
 }

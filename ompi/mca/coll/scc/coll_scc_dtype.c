@@ -1,0 +1,91 @@
+/* coll_scc_dtype.c: byte views of user buffers -- the buffer itself where its layout is
+ * contiguous, else a packed copy made through Open MPI's convertor. */
+#include "coll_scc.h"
+#include "coll_scc_exec.h"
+
+#include "ompi/datatype/ompi_datatype.h"
+#include "opal/datatype/opal_convertor.h"
+
+bool scc_dtype_contig(struct ompi_datatype_t *dt, size_t count, ptrdiff_t *lb)
+{
+    ptrdiff_t true_lb, true_extent;
+    if (count > INT32_MAX || !ompi_datatype_is_contiguous_memory_layout(dt, (int32_t) count)) {
+        return false;
+    }
+    ompi_datatype_get_true_extent(dt, &true_lb, &true_extent);
+    *lb = true_lb;
+    return true;
+}
+
+int scc_dtype_pack(const void *buf, size_t count, struct ompi_datatype_t *dt, void *out,
+                   size_t bytes)
+{
+    opal_convertor_t conv;
+    struct iovec iov = { out, bytes };
+    uint32_t niov = 1;
+    size_t max = bytes;
+    int rc;
+
+    OBJ_CONSTRUCT(&conv, opal_convertor_t);
+    rc = opal_convertor_copy_and_prepare_for_send(ompi_mpi_local_convertor, &dt->super, count,
+                                                  buf, 0, &conv);
+    if (OPAL_SUCCESS == rc) {
+        rc = opal_convertor_pack(&conv, &iov, &niov, &max) < 0 || max != bytes ? OMPI_ERROR
+                                                                              : OMPI_SUCCESS;
+    }
+    OBJ_DESTRUCT(&conv);
+    return rc;
+}
+
+int scc_dtype_unpack(void *buf, size_t count, struct ompi_datatype_t *dt, const void *in,
+                     size_t bytes)
+{
+    opal_convertor_t conv;
+    struct iovec iov = { (void *) in, bytes };
+    uint32_t niov = 1;
+    size_t max = bytes;
+    int rc;
+
+    OBJ_CONSTRUCT(&conv, opal_convertor_t);
+    rc = opal_convertor_copy_and_prepare_for_recv(ompi_mpi_local_convertor, &dt->super, count,
+                                                  buf, 0, &conv);
+    if (OPAL_SUCCESS == rc) {
+        rc = opal_convertor_unpack(&conv, &iov, &niov, &max) < 0 || max != bytes ? OMPI_ERROR
+                                                                                : OMPI_SUCCESS;
+    }
+    OBJ_DESTRUCT(&conv);
+    return rc;
+}
+
+const char *scc_view_in(mca_coll_scc_module_t *m, const void *buf, size_t count,
+                        struct ompi_datatype_t *dt, size_t bytes)
+{
+    ptrdiff_t lb;
+    char *p;
+    if (scc_dtype_contig(dt, count, &lb)) {
+        return (const char *) buf + lb;
+    }
+    p = mca_coll_scc_scratch(m, SCC_SCRATCH_IN, bytes + 1);
+    if (NULL == p || OMPI_SUCCESS != scc_dtype_pack(buf, count, dt, p, bytes)) {
+        return NULL;
+    }
+    return p;
+}
+
+char *scc_view_out(mca_coll_scc_module_t *m, void *buf, size_t count, struct ompi_datatype_t *dt,
+                   size_t bytes, bool *packed)
+{
+    ptrdiff_t lb;
+    if (scc_dtype_contig(dt, count, &lb)) {
+        *packed = false;
+        return (char *) buf + lb;
+    }
+    *packed = true;
+    return mca_coll_scc_scratch(m, SCC_SCRATCH_OUT, bytes + 1);
+}
+
+int scc_view_out_done(void *buf, size_t count, struct ompi_datatype_t *dt, const char *view,
+                      size_t bytes, bool packed)
+{
+    return packed ? scc_dtype_unpack(buf, count, dt, view, bytes) : OMPI_SUCCESS;
+}

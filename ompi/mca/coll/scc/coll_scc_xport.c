@@ -1,0 +1,406 @@
+/* coll_scc_xport.c: the message engine shared by the shm and mpb transports, their
+ * parameters, and attaching a communicator to one of them. */
+#include "coll_scc.h"
+#include "coll_scc_xport.h"
+#include "coll_scc_sched.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/op/op.h"
+#include "opal/mca/base/mca_base_var.h"
+#include "opal/mca/base/mca_base_var_enum.h"
+#include "opal/util/show_help.h"
+
+/* ------------------------------------------------------------ messages */
+
+/* Waits until my slot's previous message was read by all its readers. */
+static inline scc_msg_hdr_t *scc_claim_slot(scc_xport_t *x, int slot)
+{
+    scc_wait_ge(x, &scc_ack(x, x->rank, slot)->v, x->expected[slot]);
+    x->cma_pending &= ~(1ull << slot);
+    return scc_hdr(x, x->rank, slot);
+}
+
+int scc_xport_expose(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
+                     const void *extra, size_t extra_len)
+{
+    int slot = scc_slot_of(x, tag);
+    scc_msg_hdr_t *h = scc_claim_slot(x, slot);
+
+    if (extra_len > 0) {
+        memcpy(scc_slot_data(x, x->rank, slot), extra, extra_len);
+    }
+    h->addr = (uint64_t) (uintptr_t) buf;
+    h->len = len;
+    h->kind = SCC_MSG_CMA;
+    x->cma_pending |= 1ull << slot;
+    x->expected[slot] += (uint64_t) nreaders;
+    scc_store(&h->id, scc_msg_id(x, tag));
+    return OMPI_SUCCESS;
+}
+
+int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
+                   bool stable)
+{
+    int slot = scc_slot_of(x, tag);
+    scc_msg_hdr_t *h = scc_claim_slot(x, slot);
+    uint32_t kind;
+
+    if (len <= SCC_INLINE_MAX) {
+        memcpy(h->data, buf, len);
+        kind = SCC_MSG_INLINE;
+    } else if (stable && x->cma && len >= x->cma_min) {
+        h->addr = (uint64_t) (uintptr_t) buf;
+        kind = SCC_MSG_CMA;
+        x->cma_pending |= 1ull << slot;
+    } else if (len <= x->slot_size) {
+        memcpy(scc_slot_data(x, x->rank, slot), buf, len);
+        kind = SCC_MSG_SLOT;
+    } else {
+        return OMPI_ERR_BAD_PARAM;
+    }
+    h->len = len;
+    h->kind = kind;
+    x->expected[slot] += (uint64_t) nreaders;
+    scc_store(&h->id, scc_msg_id(x, tag));
+    return OMPI_SUCCESS;
+}
+
+/* Copies len bytes at addr in peer's memory into buf. */
+static int scc_cma_read(scc_xport_t *x, int peer, uint64_t addr, void *buf, size_t len)
+{
+    size_t done = 0;
+    while (done < len) {
+        struct iovec local = { (char *) buf + done, len - done };
+        struct iovec remote = { (void *) (uintptr_t) (addr + done), len - done };
+        ssize_t n = process_vm_readv(x->pids[peer], &local, 1, &remote, 1, 0);
+        if (n <= 0) {
+            if (n < 0 && EINTR == errno) {
+                continue;
+            }
+            return OMPI_ERROR;
+        }
+        done += (size_t) n;
+    }
+    return OMPI_SUCCESS;
+}
+
+/* The payload of a waited-for message, read into bounce when it is not in shared memory. */
+static const void *scc_payload(scc_xport_t *x, int peer, uint32_t tag, scc_msg_hdr_t *h,
+                               void *bounce, int *rc)
+{
+    *rc = OMPI_SUCCESS;
+    switch (h->kind) {
+    case SCC_MSG_INLINE:
+        return h->data;
+    case SCC_MSG_SLOT:
+        return scc_slot_data(x, peer, scc_slot_of(x, tag));
+    default:
+        *rc = scc_cma_read(x, peer, h->addr, bounce, h->len);
+        return bounce;
+    }
+}
+
+int scc_xport_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len)
+{
+    scc_msg_hdr_t *h = scc_xport_wait(x, peer, tag);
+    int rc = OMPI_SUCCESS;
+
+    if (OPAL_UNLIKELY(h->len != len)) {
+        rc = MPI_ERR_TRUNCATE;
+    } else if (SCC_MSG_CMA == h->kind) {
+        rc = scc_cma_read(x, peer, h->addr, buf, len);
+    } else if (len > 0) {
+        memcpy(buf, scc_xport_data(x, peer, tag, h), len);
+    }
+    scc_xport_release(x, peer, tag);
+    return rc;
+}
+
+int scc_xport_read(scc_xport_t *x, int peer, const scc_msg_hdr_t *h, size_t off, void *dst,
+                   size_t len)
+{
+    if (OPAL_UNLIKELY(off + len > h->len)) {
+        return MPI_ERR_TRUNCATE;
+    }
+    return 0 == len ? OMPI_SUCCESS : scc_cma_read(x, peer, h->addr + off, dst, len);
+}
+
+void scc_reduce3(struct ompi_op_t *op, const void *src1, const void *src2, void *target,
+                 size_t count, struct ompi_datatype_t *dtype)
+{
+    if (ompi_op_is_intrinsic(op) && ompi_datatype_is_predefined(dtype) && count <= INT_MAX) {
+        ompi_3buff_op_reduce(op, (void *) src1, (void *) src2, target, (int) count, dtype);
+        return;
+    }
+    if (target != src2) {
+        size_t sz;
+        ompi_datatype_type_size(dtype, &sz);
+        memcpy(target, src2, count * sz);
+    }
+    ompi_op_reduce(op, (void *) src1, target, count, dtype);
+}
+
+int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
+                          const void *input, size_t count, struct ompi_datatype_t *dtype,
+                          struct ompi_op_t *op)
+{
+    scc_msg_hdr_t *h = scc_xport_wait(x, peer, tag);
+    size_t dtsize;
+    void *bounce = NULL;
+    const void *src;
+    int rc;
+
+    ompi_datatype_type_size(dtype, &dtsize);
+    if (OPAL_UNLIKELY(h->len != count * dtsize)) {
+        scc_xport_release(x, peer, tag);
+        return MPI_ERR_TRUNCATE;
+    }
+    if (SCC_MSG_CMA == h->kind) {
+        bounce = malloc(h->len);
+        if (NULL == bounce) {
+            scc_xport_release(x, peer, tag);
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+    }
+    src = scc_payload(x, peer, tag, h, bounce, &rc);
+    if (OMPI_SUCCESS == rc && count > 0) {
+        if (NULL != input) {
+            scc_reduce3(op, src, input, target, count, dtype);
+        } else {
+            ompi_op_reduce(op, (void *) src, target, count, dtype);
+        }
+    }
+    scc_xport_release(x, peer, tag);
+    free(bounce);
+    return rc;
+}
+
+void scc_xport_end(scc_xport_t *x)
+{
+    for (int slot = 0; x->cma_pending && slot < x->nslots; ++slot) {
+        if (x->cma_pending & (1ull << slot)) {
+            scc_wait_ge(x, &scc_ack(x, x->rank, slot)->v, x->expected[slot]);
+            x->cma_pending &= ~(1ull << slot);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ parameters */
+
+int mca_coll_scc_xport_register_params(void)
+{
+    mca_base_component_t *c = &mca_coll_scc_component.super.collm_version;
+    mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+    static const mca_base_var_enum_value_t xport_values[] = {
+        { SCC_XPORT_NONE, "auto" }, { SCC_XPORT_SHM, "shm" }, { SCC_XPORT_MPB, "mpb" },
+        { 0, NULL }
+    };
+    static const mca_base_var_enum_value_t backing_values[] = {
+        { 0, "auto" }, { 1, "memfd" }, { 2, "file" }, { 0, NULL }
+    };
+    mca_base_var_enum_t *e;
+
+    cs->transport = SCC_XPORT_NONE;
+    mca_base_var_enum_create("coll_scc_transports", xport_values, &e);
+    (void) mca_base_component_var_register(c, "transport",
+        "Transport under the algorithms: auto (the SCC's message-passing buffers where the "
+        "processes run on an SCC chip, else shared memory), shm (a shared-memory segment per "
+        "communicator) or mpb (the SCC's message-passing buffers, from coll_scc_mpb_device, "
+        "or emulated with coll_scc_mpb_emulate)",
+        MCA_BASE_VAR_TYPE_INT, e, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->transport);
+    OBJ_RELEASE(e);
+
+    cs->shm_slot_size = 16384;
+    (void) mca_base_component_var_register(c, "shm_slot_size",
+        "Bytes of one message slot in a rank's shared-memory region: the largest piece a "
+        "message moves in through shared memory (larger messages are cut into pieces or go "
+        "single-copy, see coll_scc_cma_min)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->shm_slot_size);
+    cs->shm_nslots = 8;
+    (void) mca_base_component_var_register(c, "shm_nslots",
+        "Message slots per rank in shared memory: how many messages a rank can have in "
+        "flight (at least 4, at most 64)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->shm_nslots);
+    cs->shm_backing = 0;
+    mca_base_var_enum_create("coll_scc_shm_backings", backing_values, &e);
+    (void) mca_base_component_var_register(c, "shm_backing",
+        "What backs the shared-memory segment: memfd (anonymous, never visible in the file "
+        "system, gone with the last process even after SIGKILL), file (a mode-0600 file in "
+        "coll_scc_shm_dir, unlinked as soon as every process attached), auto (memfd where "
+        "the kernel allows it, else file)",
+        MCA_BASE_VAR_TYPE_INT, e, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->shm_backing);
+    OBJ_RELEASE(e);
+    cs->shm_dir = "/dev/shm";
+    (void) mca_base_component_var_register(c, "shm_dir",
+        "Directory of the segment file when coll_scc_shm_backing is file",
+        MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->shm_dir);
+
+    cs->mpb_device = "/dev/rckmpb";
+    (void) mca_base_component_var_register(c, "mpb_device",
+        "File that maps the SCC's message-passing buffers (24 tiles x 16 KB).  An ordinary "
+        "file of that size (for example under /dev/shm) emulates an SCC chip on any host",
+        MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->mpb_device);
+    cs->mpb_emulate = 0;
+    (void) mca_base_component_var_register(c, "mpb_emulate",
+        "Emulate the SCC's message-passing buffers in private shared memory (one emulated "
+        "chip per communicator, with the SCC's 8 KB per core and core numbering) so the mpb "
+        "transport runs on any host",
+        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->mpb_emulate);
+    cs->mpb_core_size = 8192;
+    (void) mca_base_component_var_register(c, "mpb_core_size",
+        "Bytes of message-passing buffer per core (the SCC has 8192)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->mpb_core_size);
+    cs->mpb_nslots = 4;
+    (void) mca_base_component_var_register(c, "mpb_nslots",
+        "Message slots per core in the message-passing buffer (at least 4)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->mpb_nslots);
+
+    cs->cma = -1;
+    (void) mca_base_component_var_register(c, "cma",
+        "Single-copy transfers of large messages with process_vm_readv (cross memory attach): "
+        "-1 where the kernel allows it between all processes (checked once per "
+        "communicator), 0 never, 1 always (the communicator is declined if it does not work)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->cma);
+    cs->cma_min = 32768;
+    (void) mca_base_component_var_register(c, "cma_min",
+        "Messages of at least this many bytes move single-copy when the algorithm allows it",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->cma_min);
+    return OMPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------ attach */
+
+/* A word whose value every process knows: reading it from a peer proves CMA works. */
+static volatile uint64_t scc_cma_probe_word = 0x5343432d434d4121ull;
+
+/* Checks that I can read my right neighbour's memory with process_vm_readv. */
+static bool scc_cma_works(scc_xport_t *x)
+{
+    int peer = (x->rank + 1) % x->size;
+    uint64_t v = 0;
+    uint64_t addr = scc_load(x, &scc_ctrl(x, peer)->probe.v);
+    if (0 == addr) {
+        return false;
+    }
+    return OMPI_SUCCESS == scc_cma_read(x, peer, addr, &v, sizeof(v))
+           && v == scc_cma_probe_word;
+}
+
+int mca_coll_scc_agree(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, int mine)
+{
+    int all = 0;
+    if (OMPI_SUCCESS != m->prev_allreduce.fn(&mine, &all, 1, MPI_INT, MPI_MIN, comm,
+                                             m->prev_allreduce.module)) {
+        return 0;
+    }
+    return all;
+}
+
+static void scc_xport_free(scc_xport_t *x)
+{
+    if (NULL != x->detach) {
+        x->detach(x);
+    }
+    free(x->region);
+    free(x->pids);
+    free(x->expected);
+    free(x->pv);
+    free(x);
+}
+
+int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
+{
+    mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+    scc_xport_t *x = calloc(1, sizeof(*x));
+    int rc, kind = cs->transport;
+    bool cma;
+
+    if (NULL == x) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    x->rank = ompi_comm_rank(comm);
+    x->size = ompi_comm_size(comm);
+    x->call = 0;
+    x->region = calloc(x->size, sizeof(char *));
+    x->pids = calloc(x->size, sizeof(pid_t));
+    if (NULL == x->region || NULL == x->pids) {
+        scc_xport_free(x);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    if (SCC_XPORT_NONE == kind) {
+        kind = cs->mpb_emulate ? SCC_XPORT_MPB : SCC_XPORT_SHM;
+    }
+    /* backends agree among all members before they return; the message-passing
+       buffers fall back to shared memory */
+    rc = OMPI_ERR_NOT_AVAILABLE;
+    if (SCC_XPORT_MPB == kind) {
+        rc = mca_coll_scc_xport_mpb_attach(x, m, comm);
+        if (OMPI_SUCCESS != rc) {
+            if (NULL != x->detach) {
+                x->detach(x);
+                x->detach = NULL;
+            }
+            SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: message-passing buffers "
+                        "unavailable, using shared memory", SCC_COMM_CID(comm),
+                        SCC_COMM_NAME(comm), x->size);
+        }
+    }
+    if (OMPI_SUCCESS != rc) {
+        rc = mca_coll_scc_xport_shm_attach(x, m, comm);
+    }
+    if (OMPI_SUCCESS != rc) {
+        scc_xport_free(x);
+        return rc;
+    }
+    x->expected = calloc(x->nslots, sizeof(uint64_t));
+    x->pv = calloc(x->size, sizeof(char *));
+
+    /* single copy: publish my pid and where my probe word is, then try the neighbour's */
+    scc_store(&scc_ctrl(x, x->rank)->pid.v, (uint64_t) getpid());
+    scc_store(&scc_ctrl(x, x->rank)->probe.v, (uint64_t) (uintptr_t) &scc_cma_probe_word);
+    if (!mca_coll_scc_agree(m, comm, NULL != x->expected && NULL != x->pv)) {
+        scc_xport_free(x);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    for (int r = 0; r < x->size; ++r) {
+        x->pids[r] = (pid_t) scc_load(x, &scc_ctrl(x, r)->pid.v);
+    }
+    /* the SCC has no single copy between cores: its buffers are the only way */
+    cma = cs->cma != 0 && SCC_XPORT_SHM == x->kind && scc_cma_works(x);
+    cma = mca_coll_scc_agree(m, comm, cma);
+    if (1 == cs->cma && !cma && SCC_XPORT_SHM == x->kind) {
+        opal_show_help("help-coll-scc.txt", "cma-unavailable", true, SCC_COMM_CID(comm),
+                       SCC_COMM_NAME(comm));
+        scc_xport_free(x);
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    x->cma = cma;
+    x->cma_min = cs->cma_min > 0 ? (size_t) cs->cma_min : SIZE_MAX;
+    x->yield = SCC_YIELD_WHEN_IDLE();
+    m->xp = x;
+    return OMPI_SUCCESS;
+}
+
+void mca_coll_scc_xport_detach(mca_coll_scc_module_t *m)
+{
+    if (NULL != m->xp) {
+        scc_xport_free(m->xp);
+        m->xp = NULL;
+    }
+}

@@ -1,0 +1,302 @@
+/* coll_scc_xport.h: the transports under the executor -- message slots in per-rank
+ * buffers (the "MPB"), sequence-numbered flags, and waits that progress and yield.
+ *
+ * Every rank owns a region: control lines and nslots data slots of slot_size
+ * bytes.  A message is published by its sender into its own region (local put)
+ * and read by its readers from there (remote get), as on the SCC's message
+ * passing buffers.  The shm backend places the regions in one shared segment
+ * per communicator; the mpb backend at each core's place in the SCC's MPB (a
+ * device file, or an ordinary file that emulates it); both share this engine.
+ *
+ * Message ids are (call << 32 | tag): a slot's header carries the id of the
+ * message in it, written last by its one writer.  Readers count themselves in
+ * the slot's ack line; a sender reuses a slot only when all readers of the
+ * previous message there have counted themselves.  Nothing is ever reset.
+ */
+#ifndef MCA_COLL_SCC_XPORT_H
+#define MCA_COLL_SCC_XPORT_H
+
+#include <sched.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "coll_scc_compat.h"
+#include "opal/runtime/opal_progress.h"
+
+BEGIN_C_DECLS
+
+struct ompi_op_t;
+struct ompi_datatype_t;
+struct mca_coll_scc_module_t;
+
+#define SCC_LINE 64                 /* bytes between independently written words */
+#define SCC_INLINE_MAX 32           /* payload that travels inside the header line */
+#define SCC_BAR_LINES 8             /* barrier flags per rank (rounds of dissemination) */
+
+typedef enum {
+    SCC_XPORT_NONE = 0,
+    SCC_XPORT_SHM,
+    SCC_XPORT_MPB,
+    SCC_XPORT_PML
+} scc_xport_kind_t;
+
+/* How a message's payload travels */
+enum {
+    SCC_MSG_INLINE = 1,     /* in the header line itself */
+    SCC_MSG_SLOT,           /* in the sender's data slot */
+    SCC_MSG_CMA             /* in the sender's own memory: read with process_vm_readv */
+};
+
+/* A slot header: one line, written only by the region's owner. */
+typedef struct scc_msg_hdr {
+    volatile uint64_t id;           /* written last: the message is complete */
+    uint64_t len;
+    uint32_t kind;
+    uint32_t pad;
+    uint64_t addr;                  /* SCC_MSG_CMA: address in the sender */
+    uint8_t data[SCC_INLINE_MAX];
+} __attribute__((aligned(SCC_LINE))) scc_msg_hdr_t;
+
+/* A counter line written by many (atomic add) or by one (flags). */
+typedef struct scc_counter {
+    volatile uint64_t v;
+} __attribute__((aligned(SCC_LINE))) scc_counter_t;
+
+/* The control part at the start of every rank's region. */
+typedef struct scc_region_ctrl {
+    scc_counter_t owner;            /* mpb: the communicator that claimed this core's buffer */
+    scc_counter_t pid;              /* the owning process */
+    scc_counter_t probe;            /* address of its CMA probe word */
+    scc_counter_t bar[SCC_BAR_LINES];
+    /* followed by nslots headers, nslots ack counters, then the data slots */
+} scc_region_ctrl_t;
+
+typedef struct scc_xport {
+    scc_xport_kind_t kind;
+    int rank, size;
+    int nslots;                     /* >= SCC_SCHED_TAG_WINDOW */
+    size_t slot_size;               /* payload bytes of one slot */
+    size_t region_size;             /* bytes of one rank's region */
+    char **region;                  /* size entries: each rank's region in this process */
+    pid_t *pids;                    /* CMA: each rank's pid */
+    bool cma;                       /* process_vm_readv works between all members */
+    size_t cma_min;                 /* messages from this size on go single-copy */
+    bool yield;                     /* oversubscribed: yield while waiting */
+    bool invalidate;                /* SCC: invalidate MPBT lines in L1 before reading */
+    uint32_t call;                  /* executor calls so far (same on every rank) */
+    uint64_t *expected;             /* nslots: acks my slot must reach before reuse */
+    uint64_t cma_pending;           /* bitmask of my slots holding CMA descriptors */
+    uint64_t bar_epoch;             /* barriers so far */
+    void *backing;                  /* backend data (mapping, names) */
+    void (*detach)(struct scc_xport *x);
+    const char *desc;               /* what the verbose output calls it */
+    const char **pv;                /* size pointers: scratch for the algorithms */
+} scc_xport_t;
+
+/* ------------------------------------------------------------ layout */
+
+static inline scc_region_ctrl_t *scc_ctrl(const scc_xport_t *x, int r)
+{
+    return (scc_region_ctrl_t *) x->region[r];
+}
+
+static inline scc_msg_hdr_t *scc_hdr(const scc_xport_t *x, int r, int slot)
+{
+    return (scc_msg_hdr_t *) (x->region[r] + sizeof(scc_region_ctrl_t)) + slot;
+}
+
+static inline scc_counter_t *scc_ack(const scc_xport_t *x, int r, int slot)
+{
+    return (scc_counter_t *) (x->region[r] + sizeof(scc_region_ctrl_t)
+                              + x->nslots * sizeof(scc_msg_hdr_t)) + slot;
+}
+
+static inline char *scc_slot_data(const scc_xport_t *x, int r, int slot)
+{
+    return x->region[r] + sizeof(scc_region_ctrl_t)
+           + x->nslots * (sizeof(scc_msg_hdr_t) + sizeof(scc_counter_t)) + slot * x->slot_size;
+}
+
+/* Bytes of control before the slots of a region with nslots slots. */
+static inline size_t scc_region_ctrl_bytes(int nslots)
+{
+    return sizeof(scc_region_ctrl_t) + nslots * (sizeof(scc_msg_hdr_t) + sizeof(scc_counter_t));
+}
+
+/* ------------------------------------------------------------ memory order */
+
+#if defined(SCC_P54C)
+/* On the SCC's P54C cores, MPB lines are typed MPBT: drop them from L1 so the
+ * next read sees what another core wrote (CL1INVMB, opcode 0f 0a). */
+static inline void scc_mpb_invalidate(void)
+{
+    __asm__ volatile(".byte 0x0f, 0x0a" ::: "memory");
+}
+#else
+static inline void scc_mpb_invalidate(void)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+#endif
+
+static inline uint64_t scc_load(const scc_xport_t *x, volatile uint64_t *p)
+{
+    if (OPAL_UNLIKELY(x->invalidate)) {
+        scc_mpb_invalidate();
+    }
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static inline void scc_store(volatile uint64_t *p, uint64_t v)
+{
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+static inline void scc_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ volatile("pause" ::: "memory");
+#else
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
+/* One turn of a wait loop: spin briefly, then progress Open MPI (other
+ * requests of the process must not starve) and give the core away when the
+ * node is oversubscribed. */
+static inline void scc_pause(const scc_xport_t *x, unsigned *spins)
+{
+    if (++*spins < 64 && !x->yield) {
+        scc_cpu_relax();
+        return;
+    }
+    if (0 == (*spins & 15) || x->yield) {
+        opal_progress();
+    }
+    if (x->yield) {
+        sched_yield();
+    }
+}
+
+/* Waits until *p == want. */
+static inline void scc_wait_eq(const scc_xport_t *x, volatile uint64_t *p, uint64_t want)
+{
+    unsigned spins = 0;
+    while (scc_load(x, p) != want) {
+        scc_pause(x, &spins);
+    }
+}
+
+/* Waits until *p >= want. */
+static inline void scc_wait_ge(const scc_xport_t *x, volatile uint64_t *p, uint64_t want)
+{
+    unsigned spins = 0;
+    while (scc_load(x, p) < want) {
+        scc_pause(x, &spins);
+    }
+}
+
+static inline uint64_t scc_msg_id(const scc_xport_t *x, uint32_t tag)
+{
+    return ((uint64_t) x->call << 32) | tag;
+}
+
+/* The slot of message tag: consecutive tags use consecutive slots, and each
+ * call starts one slot further, so a call rarely waits for the last one's readers. */
+static inline int scc_slot_of(const scc_xport_t *x, uint32_t tag)
+{
+    return (int) ((tag + x->call) % (uint32_t) x->nslots);
+}
+
+/* ------------------------------------------------------------ messages */
+
+/* Starts a collective call: all ranks call it for the same calls. */
+static inline void scc_xport_begin(scc_xport_t *x)
+{
+    x->call++;
+}
+
+/* Publishes len bytes from buf as message tag for nreaders readers.  stable:
+ * buf stays unchanged until scc_xport_end(), so large messages may be read
+ * from it directly (single copy). */
+int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
+                   bool stable);
+
+/* Waits for message tag of peer and returns its header (payload not consumed yet). */
+static inline scc_msg_hdr_t *scc_xport_wait(scc_xport_t *x, int peer, uint32_t tag)
+{
+    scc_msg_hdr_t *h = scc_hdr(x, peer, scc_slot_of(x, tag));
+    scc_wait_eq(x, &h->id, scc_msg_id(x, tag));
+    return h;
+}
+
+/* Counts me as a reader of the message in peer's slot: after this the sender may reuse it. */
+static inline void scc_xport_release(scc_xport_t *x, int peer, uint32_t tag)
+{
+    __atomic_fetch_add(&scc_ack(x, peer, scc_slot_of(x, tag))->v, 1, __ATOMIC_RELEASE);
+}
+
+/* The payload of a message in shared memory (inline or slot; not CMA). */
+static inline const char *scc_xport_data(const scc_xport_t *x, int peer, uint32_t tag,
+                                         scc_msg_hdr_t *h)
+{
+    return SCC_MSG_INLINE == h->kind ? (const char *) h->data
+                                     : scc_slot_data(x, peer, scc_slot_of(x, tag));
+}
+
+/* Exposes len bytes at buf (unchanged until scc_xport_end) as message tag for
+ * nreaders single-copy readers; needs x->cma.  extra (extra_len <= slot_size
+ * bytes) travels in the slot beside it. */
+int scc_xport_expose(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
+                     const void *extra, size_t extra_len);
+
+/* Copies len bytes at offset off of an exposed message (header h of peer) into dst. */
+int scc_xport_read(scc_xport_t *x, int peer, const scc_msg_hdr_t *h, size_t off, void *dst,
+                   size_t len);
+
+/* Receives message tag of peer into buf (len bytes expected). */
+int scc_xport_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len);
+
+/* Receives message tag of peer and combines: target = msg op (input ? input : target). */
+int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
+                          const void *input, size_t count, struct ompi_datatype_t *dtype,
+                          struct ompi_op_t *op);
+
+/* Ends a call: waits until readers are done with whatever they read from my memory. */
+void scc_xport_end(scc_xport_t *x);
+
+/* target = src1 op src2 for count elements (target may be src2). */
+void scc_reduce3(struct ompi_op_t *op, const void *src1, const void *src2, void *target,
+                 size_t count, struct ompi_datatype_t *dtype);
+
+/* ------------------------------------------------------------ setup */
+
+/* Attaches the communicator to a transport (agreeing with all members through
+ * the fallback module); returns OMPI_SUCCESS, or an error after which no rank
+ * uses the component on this communicator. */
+int mca_coll_scc_xport_attach(struct mca_coll_scc_module_t *m, struct ompi_communicator_t *comm);
+void mca_coll_scc_xport_detach(struct mca_coll_scc_module_t *m);
+
+/* A shared mapping of bytes for all members, created by rank 0 (memfd or a
+ * mode-0600 file) and attached by the others; agreed among all members.  Each
+ * rank then reserves the pages of [my_off, my_off + my_len) itself, so they
+ * are local to it.  Returns OMPI_SUCCESS everywhere or an error everywhere. */
+int mca_coll_scc_segment_attach(struct mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
+                                size_t bytes, size_t my_off, size_t my_len, const char *what,
+                                void **base);
+void mca_coll_scc_segment_detach(void *base, size_t bytes);
+/* All members agree on a flag (the minimum over the communicator, 0 on error). */
+int mca_coll_scc_agree(struct mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, int mine);
+
+/* Backends: each fills x (regions, detach) or returns an error. */
+int mca_coll_scc_xport_shm_attach(scc_xport_t *x, struct mca_coll_scc_module_t *m,
+                                  struct ompi_communicator_t *comm);
+int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, struct mca_coll_scc_module_t *m,
+                                  struct ompi_communicator_t *comm);
+
+int mca_coll_scc_xport_register_params(void);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_SCC_XPORT_H */

@@ -1,0 +1,221 @@
+/* coll_scc_xport_shm.c: shared-memory segments private to the job, and the generic shm transport on them. */
+#include "coll_scc.h"
+#include "coll_scc_xport.h"
+#include "coll_scc_sched.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "opal/util/show_help.h"
+
+/* What rank 0 tells the others about the segment it created. */
+typedef struct scc_segment_info {
+    int32_t ok;
+    int32_t fd;                 /* memfd: open it as /proc/<pid>/fd/<fd> */
+    int32_t pid;
+    int32_t err;
+    uint64_t bytes;
+    char path[256];             /* file backing: the file, unlinked once all attached */
+} scc_segment_info_t;
+
+/* Creates the segment as a memfd or as a file. */
+static int scc_segment_create(scc_segment_info_t *info, size_t bytes, unsigned cid, bool memfd)
+{
+    mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+    static unsigned counter = 0;
+    int fd = -1;
+
+    info->pid = (int32_t) getpid();
+    info->path[0] = '\0';
+    if (memfd) {
+#if defined(MFD_CLOEXEC)
+        fd = memfd_create("coll-scc", MFD_CLOEXEC);
+        if (fd >= 0) {
+            (void) fchmod(fd, 0600);
+        }
+#else
+        errno = ENOSYS;
+#endif
+        if (fd < 0) {
+            info->err = errno;
+            return -1;
+        }
+    } else {
+        snprintf(info->path, sizeof(info->path), "%s/coll-scc-%d-%u-%u", cs->shm_dir,
+                 (int) getpid(), cid, counter++);
+        fd = open(info->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0) {
+            info->err = errno;
+            return -1;
+        }
+    }
+    if (0 != ftruncate(fd, (off_t) bytes)) {
+        info->err = errno;
+        close(fd);
+        if ('\0' != info->path[0]) {
+            unlink(info->path);
+        }
+        return -1;
+    }
+    info->fd = fd;
+    info->bytes = bytes;
+    return fd;
+}
+
+/* One attempt with one backing; quiet: no message on failure (another attempt follows). */
+static int scc_segment_try(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
+                           size_t bytes, size_t my_off, size_t my_len, const char *what,
+                           bool memfd, bool quiet, void **base)
+{
+    scc_segment_info_t info;
+    int rank = ompi_comm_rank(comm), fd = -1, ok, rc;
+    void *p = MAP_FAILED;
+    char where[300];
+
+    memset(&info, 0, sizeof(info));
+    if (0 == rank) {
+        fd = scc_segment_create(&info, bytes, SCC_COMM_CID(comm), memfd);
+        info.ok = fd >= 0;
+        if (!info.ok && !quiet) {
+            opal_show_help("help-coll-scc.txt", "shm-create-failed", true, what, bytes,
+                           '\0' != info.path[0] ? info.path : "memfd", strerror(info.err),
+                           SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
+        }
+    }
+    rc = m->prev_bcast.fn(&info, sizeof(info), MPI_BYTE, 0, comm, m->prev_bcast.module);
+    if (OMPI_SUCCESS != rc || !info.ok) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    if (0 != rank) {
+        if ('\0' != info.path[0]) {
+            snprintf(where, sizeof(where), "%s", info.path);
+        } else {
+            snprintf(where, sizeof(where), "/proc/%d/fd/%d", (int) info.pid, (int) info.fd);
+        }
+        fd = open(where, O_RDWR | O_CLOEXEC);
+    } else {
+        snprintf(where, sizeof(where), "%s", '\0' != info.path[0] ? info.path : "memfd");
+    }
+    errno = 0;
+    if (fd >= 0) {
+        p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    }
+    /* reserve my own pages now: no room shows as an error here, not as SIGBUS later */
+    ok = MAP_FAILED != p;
+#if defined(__linux__)
+    if (ok && my_len > 0) {
+        int err = posix_fallocate(fd, (off_t) my_off, (off_t) my_len);
+        if (0 != err) {
+            errno = err;
+            ok = 0;
+        }
+    }
+#endif
+    if (!ok && !quiet) {
+        opal_show_help("help-coll-scc.txt", "shm-attach-failed", true, what, where, bytes,
+                       strerror(errno ? errno : EINVAL), SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
+    }
+    ok = mca_coll_scc_agree(m, comm, ok);
+    /* everyone has opened it: the name can go, and the descriptors too */
+    if (0 == rank && '\0' != info.path[0]) {
+        unlink(info.path);
+    }
+    if (fd >= 0) {
+        close(fd);
+    }
+    if (!ok) {
+        if (MAP_FAILED != p) {
+            munmap(p, bytes);
+        }
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    *base = p;
+    return OMPI_SUCCESS;
+}
+
+int mca_coll_scc_segment_attach(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
+                                size_t bytes, size_t my_off, size_t my_len, const char *what,
+                                void **base)
+{
+    int backing = mca_coll_scc_component.shm_backing;   /* 0 auto, 1 memfd, 2 file */
+
+    if (2 != backing) {
+        int rc = scc_segment_try(m, comm, bytes, my_off, my_len, what, true, 0 == backing, base);
+        if (OMPI_SUCCESS == rc || 1 == backing) {
+            return rc;
+        }
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s): memfd segment unavailable, trying a file in %s",
+                    SCC_COMM_CID(comm), SCC_COMM_NAME(comm), mca_coll_scc_component.shm_dir);
+    }
+    return scc_segment_try(m, comm, bytes, my_off, my_len, what, false, false, base);
+}
+
+void mca_coll_scc_segment_detach(void *base, size_t bytes)
+{
+    if (NULL != base) {
+        munmap(base, bytes);
+    }
+}
+
+/* ------------------------------------------------------------ the shm transport */
+
+typedef struct scc_shm_backing {
+    void *base;
+    size_t bytes;
+} scc_shm_backing_t;
+
+static void scc_shm_detach(scc_xport_t *x)
+{
+    scc_shm_backing_t *b = x->backing;
+    if (NULL != b) {
+        mca_coll_scc_segment_detach(b->base, b->bytes);
+        free(b);
+        x->backing = NULL;
+    }
+}
+
+int mca_coll_scc_xport_shm_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
+                                  struct ompi_communicator_t *comm)
+{
+    mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+    long page = sysconf(_SC_PAGESIZE);
+    scc_shm_backing_t *b;
+    int rc;
+
+    x->kind = SCC_XPORT_SHM;
+    x->desc = "shm";
+    x->nslots = cs->shm_nslots;
+    if (x->nslots < SCC_SCHED_TAG_WINDOW) {
+        x->nslots = SCC_SCHED_TAG_WINDOW;
+    } else if (x->nslots > 64) {
+        x->nslots = 64;
+    }
+    x->slot_size = cs->shm_slot_size > SCC_LINE ? (size_t) cs->shm_slot_size : SCC_LINE;
+    x->slot_size = (x->slot_size + SCC_LINE - 1) & ~(size_t) (SCC_LINE - 1);
+    /* each region on its own pages, so its owner's first touch places them */
+    x->region_size = scc_region_ctrl_bytes(x->nslots) + x->nslots * x->slot_size;
+    x->region_size = (x->region_size + page - 1) & ~(size_t) (page - 1);
+
+    b = calloc(1, sizeof(*b));
+    if (NULL == b) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    b->bytes = x->region_size * x->size;
+    rc = mca_coll_scc_segment_attach(m, comm, b->bytes, x->region_size * x->rank,
+                                     x->region_size, "shared-memory segment", &b->base);
+    if (OMPI_SUCCESS != rc) {
+        free(b);
+        return rc;
+    }
+    for (int r = 0; r < x->size; ++r) {
+        x->region[r] = (char *) b->base + x->region_size * r;
+    }
+    x->backing = b;
+    x->detach = scc_shm_detach;
+    return OMPI_SUCCESS;
+}

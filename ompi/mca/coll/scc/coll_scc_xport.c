@@ -385,8 +385,8 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
     cma = cs->cma != 0 && SCC_XPORT_SHM == x->kind && scc_cma_works(x);
     cma = mca_coll_scc_agree(m, comm, cma);
     if (1 == cs->cma && !cma && SCC_XPORT_SHM == x->kind) {
-        opal_show_help("help-coll-scc.txt", "cma-unavailable", true, SCC_COMM_CID(comm),
-                       SCC_COMM_NAME(comm));
+        mca_coll_scc_show_help("cma-unavailable", SCC_COMM_CID(comm),
+                               SCC_COMM_NAME(comm));
         scc_xport_free(x);
         return OMPI_ERR_NOT_AVAILABLE;
     }

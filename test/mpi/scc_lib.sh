@@ -43,7 +43,8 @@ tap_done() {
 }
 
 # scc_run LOG NP [mpirun options...] -- PROGRAM [ARGS...]
-# Runs PROGRAM on NP processes with coll/scc from the build tree, verbose 2.
+# Runs PROGRAM on NP processes with coll/scc from the build tree, verbose 2
+# (or $SCC_VERBOSE_LEVEL).
 scc_run() {
     _log=$1
     _np=$2
@@ -58,7 +59,7 @@ scc_run() {
     timeout "${SCC_TIMEOUT:-600}" "$SCC_MPIRUN" --oversubscribe -np "$_np" \
         --mca mca_base_component_path "$SCC_COMPONENT_PATH" \
         --mca coll scc,tuned,basic,libnbc,self \
-        --mca coll_scc_verbose 2 $_opts "$@" > "$_log" 2>&1
+        --mca coll_scc_verbose "${SCC_VERBOSE_LEVEL:-2}" $_opts "$@" > "$_log" 2>&1
 }
 
 # scc_selected LOG NP NAME: every one of the NP processes reported that scc

@@ -311,7 +311,7 @@ static void reference(const topcase *oc, void *ref, size_t count, size_t first, 
 /* Cases where the component documents it may decline (the fallback serves). */
 static int may_decline_reduction(const topcase *oc, const char *alg)
 {
-    int ordered = 0 == strcmp(alg, "flat") || 0 == strcmp(alg, "line");
+    int ordered = 0 == strcmp(alg, "flat");
     return !oc->type->contiguous || (!oc->commutative && !ordered);
 }
 

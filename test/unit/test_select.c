@@ -1,10 +1,11 @@
-/* test_select.c: the names and the collective/algorithm validity table. */
+/* test_select.c: names, the collective/algorithm validity table, and the per-communicator selection table. */
+#include <stdint.h>
 #include <string.h>
 
 #include "coll_scc_select.h"
 #include "unit.h"
 
-int main(void)
+static void test_names(void)
 {
     for (int a = 0; a < SCC_ALG_COUNT; ++a) {
         CHECK(scc_alg_from_name(scc_alg_name((scc_alg_t) a)) == a, "alg %d", a);
@@ -21,5 +22,203 @@ int main(void)
     CHECK(!scc_alg_valid(SCC_COLL_BARRIER, SCC_ALG_JIA), "jia is not a barrier");
 
     CHECK(!scc_alg_valid(SCC_COLL_COUNT, SCC_ALG_AUTO), "out of range collective");
+}
+
+static scc_select_topo_t topo(scc_topo_kind_t kind, int n, int grid_ok)
+{
+    scc_select_topo_t t;
+    t.kind = kind;
+    t.n = n;
+    t.grid_ok = grid_ok;
+    return t;
+}
+
+/* A table is well formed: ascending ranges, an open last one, valid algorithms, and
+ * the hot-path lookup agrees with a plain scan at every boundary. */
+static void check_table(const scc_select_table_t *t, const char *what)
+{
+    for (int c = 0; c < SCC_COLL_COUNT; ++c) {
+        const scc_select_entry_t *e = &t->coll[c];
+        CHECK(e->nranges >= 1 && e->nranges <= SCC_SELECT_MAX_RANGES, "%s: %d ranges", what,
+              e->nranges);
+        CHECK(SIZE_MAX == e->max[SCC_SELECT_MAX_RANGES - 1], "%s: open last range", what);
+        for (int i = 0; i < e->nranges; ++i) {
+            size_t probes[3];
+            int np = 0;
+            CHECK(scc_alg_valid((scc_coll_t) c, (scc_alg_t) e->alg[i]) && SCC_ALG_AUTO != e->alg[i],
+                  "%s: %s range %d runs %s", what, scc_coll_name((scc_coll_t) c), i,
+                  scc_alg_name((scc_alg_t) e->alg[i]));
+            if (i > 0) {
+                CHECK(e->max[i] > e->max[i - 1], "%s: ranges ascend", what);
+                CHECK(e->alg[i] != e->alg[i - 1], "%s: neighbours differ", what);
+                probes[np++] = e->max[i - 1] + 1;
+            } else {
+                probes[np++] = 0;
+            }
+            probes[np++] = e->max[i];
+            for (int k = 0; k < np; ++k) {
+                CHECK(scc_select(t, (scc_coll_t) c, probes[k]) == e->alg[i],
+                      "%s: %s at %zu", what, scc_coll_name((scc_coll_t) c), probes[k]);
+            }
+        }
+    }
+}
+
+static void test_defaults(void)
+{
+    scc_select_params_t p;
+    scc_select_table_t t;
+    scc_select_topo_t tp;
+    char buf[256];
+
+    scc_select_params_default(&p);
+
+    /* flat: direct for what fits a line, trees, Jia for multi-block broadcast */
+    tp = topo(SCC_TOPO_FLAT, 8, 1);
+    scc_select_build(&t, &tp, &p);
+    check_table(&t, "flat");
+    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_BCAST, 0), "flat bcast 0");
+    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_BCAST, p.line_max), "flat bcast line_max");
+    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_BCAST, p.line_max + 1), "flat bcast tree");
+    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_BCAST, p.tree_max), "flat bcast tree_max");
+    CHECK(SCC_ALG_JIA == scc_select(&t, SCC_COLL_BCAST, p.tree_max + 1), "flat bcast jia");
+    CHECK(SCC_ALG_JIA == scc_select(&t, SCC_COLL_BCAST, SIZE_MAX), "flat bcast huge");
+    CHECK(SCC_ALG_DISSEM == scc_select(&t, SCC_COLL_BARRIER, 0), "flat barrier");
+    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_REDUCE, p.tree_max), "flat reduce medium");
+    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_REDUCE, 1 << 20), "flat reduce large");
+    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_ALLREDUCE, p.tree_max), "flat allreduce medium");
+    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_ALLREDUCE, p.tree_max + 1),
+          "flat allreduce large");
+    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_ALLTOALL, 100), "flat alltoall");
+    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_ALLGATHER, p.ring_min), "flat allgather");
+    scc_select_format(&t, SCC_COLL_BCAST, buf, sizeof(buf));
+    CHECK(0 == strcmp(buf, "<=56 flat | 57..8192 tree | >8192 jia"), "format \"%s\"", buf);
+    scc_select_format(&t, SCC_COLL_BARRIER, buf, sizeof(buf));
+    CHECK(0 == strcmp(buf, "dissem"), "format \"%s\"", buf);
+
+    /* mesh: NoC_Msg, DOPL for large broadcasts when the grid allows */
+    tp = topo(SCC_TOPO_MESH, 48, 1);
+    scc_select_build(&t, &tp, &p);
+    check_table(&t, "mesh");
+    CHECK(SCC_ALG_NOCMSG == scc_select(&t, SCC_COLL_BCAST, 0), "mesh bcast small");
+    CHECK(SCC_ALG_NOCMSG == scc_select(&t, SCC_COLL_BCAST, p.dopl_min - 1), "mesh bcast below");
+    CHECK(SCC_ALG_DOPL == scc_select(&t, SCC_COLL_BCAST, p.dopl_min), "mesh bcast dopl");
+    for (int c = SCC_COLL_BARRIER; c <= SCC_COLL_ALLTOALL; ++c) {
+        CHECK(SCC_ALG_NOCMSG == scc_select(&t, (scc_coll_t) c, 64), "mesh %s is nocmsg",
+              scc_coll_name((scc_coll_t) c));
+    }
+    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_GATHER, 64), "mesh gather flat");
+    tp = topo(SCC_TOPO_MESH, 13, 0);
+    scc_select_build(&t, &tp, &p);
+    check_table(&t, "mesh with holes");
+    CHECK(SCC_ALG_NOCMSG == scc_select(&t, SCC_COLL_BCAST, 1 << 20), "holes: no dopl");
+
+    /* domains: flat algorithms, DOPL on the domain grid for large broadcasts */
+    tp = topo(SCC_TOPO_DOMAINS, 16, 1);
+    scc_select_build(&t, &tp, &p);
+    check_table(&t, "domains");
+    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_BCAST, p.tree_max), "domains bcast tree");
+    CHECK(SCC_ALG_DOPL == scc_select(&t, SCC_COLL_BCAST, p.tree_max + 1), "domains bcast dopl");
+    CHECK(SCC_ALG_DISSEM == scc_select(&t, SCC_COLL_BARRIER, 0), "domains barrier");
+    p.dopl_min = 100000;
+    scc_select_build(&t, &tp, &p);
+    check_table(&t, "domains, late dopl");
+    CHECK(SCC_ALG_JIA == scc_select(&t, SCC_COLL_BCAST, 99999), "domains jia below dopl_min");
+    CHECK(SCC_ALG_DOPL == scc_select(&t, SCC_COLL_BCAST, 100000), "domains dopl_min");
+}
+
+static void test_params(void)
+{
+    scc_select_params_t p;
+    scc_select_table_t t;
+    scc_select_topo_t tp = topo(SCC_TOPO_MESH, 48, 1);
+    char buf[256];
+
+    /* forced choices */
+    scc_select_params_default(&p);
+    p.force[SCC_COLL_BCAST] = SCC_ALG_JIA;
+    p.force[SCC_COLL_REDUCE] = SCC_ALG_DOPL;       /* not a reduce: ignored */
+    p.force[SCC_COLL_BARRIER] = SCC_ALG_FALLBACK;
+    scc_select_build(&t, &tp, &p);
+    check_table(&t, "forced");
+    CHECK(SCC_ALG_JIA == scc_select(&t, SCC_COLL_BCAST, 0)
+          && SCC_ALG_JIA == scc_select(&t, SCC_COLL_BCAST, SIZE_MAX) && t.coll[SCC_COLL_BCAST].forced,
+          "forced jia everywhere");
+    CHECK(SCC_ALG_NOCMSG == scc_select(&t, SCC_COLL_REDUCE, 10) && !t.coll[SCC_COLL_REDUCE].forced,
+          "invalid force ignored");
+    CHECK(SCC_ALG_FALLBACK == scc_select(&t, SCC_COLL_BARRIER, 0), "forced fallback");
+    scc_select_format(&t, SCC_COLL_BCAST, buf, sizeof(buf));
+    CHECK(0 == strcmp(buf, "jia (forced)"), "format \"%s\"", buf);
+
+    /* algorithms that cannot run become the fallback */
+    scc_select_params_default(&p);
+    p.unavailable = (1u << SCC_ALG_DOPL) | (1u << SCC_ALG_FLAT);
+    scc_select_build(&t, &tp, &p);
+    check_table(&t, "unavailable, mesh");
+    CHECK(SCC_ALG_FALLBACK == scc_select(&t, SCC_COLL_BCAST, p.dopl_min), "no dopl: fallback");
+    CHECK(SCC_ALG_NOCMSG == scc_select(&t, SCC_COLL_BCAST, 0), "nocmsg stays");
+    tp = topo(SCC_TOPO_FLAT, 4, 1);
+    scc_select_build(&t, &tp, &p);
+    check_table(&t, "unavailable, flat");
+    CHECK(SCC_ALG_FALLBACK == scc_select(&t, SCC_COLL_BCAST, 1), "no flat: fallback");
+    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_BCAST, 100), "tree stays");
+    p.unavailable = ~0u;
+    scc_select_build(&t, &tp, &p);
+    check_table(&t, "nothing available");
+    for (int c = 0; c < SCC_COLL_COUNT; ++c) {
+        CHECK(1 == t.coll[c].nranges && SCC_ALG_FALLBACK == t.coll[c].alg[0],
+              "nothing available: %s falls back", scc_coll_name((scc_coll_t) c));
+    }
+
+    /* thresholds out of order: empty ranges vanish */
+    scc_select_params_default(&p);
+    p.line_max = 10000;
+    p.tree_max = 100;
+    scc_select_build(&t, &tp, &p);
+    check_table(&t, "line above tree");
+    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_BCAST, 5000), "flat to 10000");
+    CHECK(SCC_ALG_JIA == scc_select(&t, SCC_COLL_BCAST, 10001), "jia after");
+    CHECK(2 == t.coll[SCC_COLL_BCAST].nranges, "no tree range");
+
+    /* every combination of a few thresholds gives a well-formed table */
+    {
+        const size_t v[] = { 0, 1, 56, 4096, 8192, 65536, SIZE_MAX / 2 };
+        const int nv = (int) (sizeof(v) / sizeof(v[0]));
+        for (int a = 0; a < nv; ++a) {
+            for (int b = 0; b < nv; ++b) {
+                for (int c = 0; c < nv; ++c) {
+                    for (int k = 0; k < SCC_TOPO_COUNT; ++k) {
+                        scc_select_params_default(&p);
+                        p.line_max = v[a];
+                        p.tree_max = v[b];
+                        p.ring_min = v[c];
+                        p.dopl_min = v[(a + b + c) % nv];
+                        tp = topo((scc_topo_kind_t) k, 8, (a + c) % 2);
+                        scc_select_build(&t, &tp, &p);
+                        check_table(&t, "sweep");
+                    }
+                }
+            }
+        }
+    }
+
+    /* format: truncation keeps a terminated string and reports the length needed */
+    scc_select_params_default(&p);
+    scc_select_build(&t, &tp, &p);
+    {
+        char small[8];
+        int need = scc_select_format(&t, SCC_COLL_ALLREDUCE, small, sizeof(small));
+        int full = scc_select_format(&t, SCC_COLL_ALLREDUCE, buf, sizeof(buf));
+        CHECK(need == full && full == (int) strlen(buf), "needed %d, full %d", need, full);
+        CHECK(strlen(small) == sizeof(small) - 1 && 0 == strncmp(small, buf, sizeof(small) - 1),
+              "truncated \"%s\"", small);
+    }
+}
+
+int main(void)
+{
+    test_names();
+    test_defaults();
+    test_params();
     return unit_finish("test_select");
 }

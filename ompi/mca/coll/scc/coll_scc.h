@@ -9,6 +9,7 @@
 
 #include "coll_scc_select.h"
 #include "coll_scc_sched.h"
+#include "coll_scc_topo.h"
 
 BEGIN_C_DECLS
 
@@ -32,7 +33,12 @@ typedef struct mca_coll_scc_component_t {
     int verbose;
     int output;                         /* opal_output stream */
     int force[SCC_COLL_COUNT];          /* coll_scc_<coll>_algorithm: scc_alg_t */
+    /* selection thresholds in bytes (scc_select_params_t says what each is for) */
+    size_t line_max, tree_max, ring_min, dopl_min;
     int barrier_radix;                  /* peers per dissemination round, 0: all at once */
+    char *tree_fanout;                  /* "auto" or fan-outs per level, "4,4,3" */
+    int dopl_chunks;                    /* DOPL: pipeline chunks per part */
+    int cma_block;                      /* schedules: block bytes when moving single-copy */
 
     /* transports (coll_scc_xport.c) */
     int transport;                      /* scc_xport_kind_t, SCC_XPORT_NONE = auto */
@@ -76,16 +82,21 @@ typedef struct mca_coll_scc_module_t {
 
     scc_state_t state;
     int rank, size;
-    scc_alg_t deflt[SCC_COLL_COUNT];    /* algorithm when none is forced */
     unsigned cid;                       /* for the verbose reports */
     char name[64];
 
     struct scc_xport *xp;               /* the transport, once set up */
-    scc_sched_t sched;                  /* reused schedule buffer */
+    struct scc_sched_cache *cache;      /* schedules generated for recent calls */
+    int fanout[8], nlevels;             /* k-ary trees: fan-out per level */
+    int center;                         /* root of rootless mesh collectives: mid-mesh */
     struct {
         void *ptr;
         size_t bytes;
     } scratch[SCC_NSCRATCH];            /* reused temporary buffers */
+
+    /* where the members sit and which algorithm runs what (coll_scc_topo.c, set up once) */
+    scc_topo_t topo;
+    scc_select_table_t select;
 
     /* calls served per collective and algorithm (reported at verbose >= 2) */
     uint64_t calls[SCC_COLL_COUNT][SCC_ALG_COUNT];
@@ -96,6 +107,9 @@ OBJ_CLASS_DECLARATION(mca_coll_scc_module_t);
 /* Verbose output of the component */
 #define SCC_VERBOSE(level, ...)                                                  \
     opal_output_verbose((level), mca_coll_scc_component.output, __VA_ARGS__)
+
+/* Shows a message of help-coll-scc.txt (on stderr, from this process). */
+void mca_coll_scc_show_help(const char *topic, ...);
 
 /* Component and module functions */
 int mca_coll_scc_init_query(bool enable_progress_threads, bool enable_mpi_threads);
@@ -117,14 +131,15 @@ static inline bool mca_coll_scc_ready(mca_coll_scc_module_t *m, struct ompi_comm
     return mca_coll_scc_setup(m, comm);
 }
 
-/* The algorithm for a call: a forced one, else the communicator's default. */
+/* The algorithm for a call: a forced one (MPI_T may change it at any time
+ * between collectives), else the communicator's table. */
 static inline scc_alg_t mca_coll_scc_pick(mca_coll_scc_module_t *m, scc_coll_t c, size_t bytes)
 {
     int f = mca_coll_scc_component.force[c];
     if (OPAL_UNLIKELY(SCC_ALG_AUTO != f)) {
         return scc_alg_valid(c, (scc_alg_t) f) ? (scc_alg_t) f : SCC_ALG_FALLBACK;
     }
-    return m->deflt[c];
+    return scc_select(&m->select, c, bytes);
 }
 
 static inline void mca_coll_scc_count(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a)

@@ -1,6 +1,7 @@
 /* coll_scc_barrier.c: MPI_Barrier: choose an algorithm, or hand the call to the fallback. */
 #include "coll_scc.h"
 #include "coll_scc_flat.h"
+#include "coll_scc_run.h"
 
 int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
@@ -16,6 +17,13 @@ int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_
         return mca_coll_scc_barrier_dissem(m, mca_coll_scc_component.barrier_radix > 0
                                                   ? mca_coll_scc_component.barrier_radix
                                                   : m->size - 1);
+    }
+    if (SCC_ALG_FALLBACK != alg) {
+        int rc = mca_coll_scc_barrier_sched(m, alg);
+        if (OMPI_ERR_NOT_AVAILABLE != rc) {
+            mca_coll_scc_count(m, SCC_COLL_BARRIER, alg);
+            return rc;
+        }
     }
 
 fallback:

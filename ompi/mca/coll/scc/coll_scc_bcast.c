@@ -1,6 +1,7 @@
 /* coll_scc_bcast.c: MPI_Bcast: choose an algorithm, or hand the call to the fallback. */
 #include "coll_scc.h"
 #include "coll_scc_flat.h"
+#include "coll_scc_run.h"
 
 #include "ompi/datatype/ompi_datatype.h"
 
@@ -20,11 +21,11 @@ int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int
     ompi_datatype_type_size(dtype, &dtsize);
     bytes = dtsize * (size_t) count;
     alg = mca_coll_scc_pick(m, SCC_COLL_BCAST, bytes);
-    if (SCC_ALG_FLAT != alg) {
+    if (SCC_ALG_FALLBACK == alg) {
         goto fallback;
     }
-    mca_coll_scc_count(m, SCC_COLL_BCAST, alg);
     if (0 == bytes) {
+        mca_coll_scc_count(m, SCC_COLL_BCAST, alg);
         return OMPI_SUCCESS;
     }
     /* the root reads its data, the others write theirs */
@@ -36,7 +37,12 @@ int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int
     if (NULL == data) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    rc = mca_coll_scc_bcast_flat(m, data, bytes, root);
+    rc = SCC_ALG_FLAT == alg ? mca_coll_scc_bcast_flat(m, data, bytes, root)
+                             : mca_coll_scc_bcast_sched(m, alg, data, bytes, root);
+    if (OMPI_ERR_NOT_AVAILABLE == rc) {
+        goto fallback;
+    }
+    mca_coll_scc_count(m, SCC_COLL_BCAST, alg);
     if (OMPI_SUCCESS == rc) {
         rc = scc_view_out_done(buff, (size_t) count, dtype, data, bytes, packed);
     }

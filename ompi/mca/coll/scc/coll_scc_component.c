@@ -4,6 +4,8 @@
 
 #include <dlfcn.h>
 #include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +15,26 @@
 
 const char *mca_coll_scc_component_version_string =
     "Open MPI scc collective MCA component version " OMPI_VERSION;
+
+/* Open MPI 4.1 relays an application's first opal_show_help() through PMIx_Log,
+ * which can garble it on the way to mpirun ("Data unpack would read past end of
+ * buffer in show_help.c", open-mpi/ompi#8356) and lose the message.  The
+ * component's messages are rare (once per problem and process), so each is
+ * rendered from the help file here and written to stderr directly. */
+void mca_coll_scc_show_help(const char *topic, ...)
+{
+    va_list ap;
+    char *msg;
+
+    va_start(ap, topic);
+    msg = opal_show_help_vstring("help-coll-scc.txt", topic, true, ap);
+    va_end(ap);
+    if (NULL != msg) {
+        fprintf(stderr, "%s", msg);
+        fflush(stderr);
+        free(msg);
+    }
+}
 
 static int scc_open(void);
 static int scc_close(void);
@@ -59,11 +81,14 @@ static int scc_open(void)
     mca_coll_scc_component.output = opal_output_open(NULL);
     opal_output_set_verbosity(mca_coll_scc_component.output, mca_coll_scc_component.verbose);
     scc_add_help_dir();
+    /* publish this process's location before MPI_Init's modex fence */
+    (void) mca_coll_scc_topo_open();
     return OMPI_SUCCESS;
 }
 
 static int scc_close(void)
 {
+    mca_coll_scc_topo_close();
     if (mca_coll_scc_component.output >= 0) {
         opal_output_close(mca_coll_scc_component.output);
         mca_coll_scc_component.output = -1;
@@ -139,5 +164,58 @@ int mca_coll_scc_register_params(void)
         "0 waits for all others in one round",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->barrier_radix);
+
+    /* thresholds of the selection table (defaults: scc_select_params_default) */
+    {
+        scc_select_params_t d;
+        scc_select_params_default(&d);
+        cs->line_max = d.line_max;
+        (void) mca_base_component_var_register(c, "line_max",
+            "Flat topologies: bcast, reduce and allreduce of up to this many bytes use the "
+            "direct algorithms (the message travels in the flag's cache line)",
+            MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5,
+            MCA_BASE_VAR_SCOPE_READONLY, &cs->line_max);
+        cs->tree_max = d.tree_max;
+        (void) mca_base_component_var_register(c, "tree_max",
+            "Flat topologies: bcast, reduce and allreduce of up to this many bytes (and more "
+            "than coll_scc_line_max) use trees; larger bcasts use Jia's hypercube schedule, "
+            "larger reductions the direct (reduce-scatter) algorithms",
+            MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5,
+            MCA_BASE_VAR_SCOPE_READONLY, &cs->tree_max);
+        cs->ring_min = d.ring_min;
+        (void) mca_base_component_var_register(c, "ring_min",
+            "Flat topologies: allreduce of this many bytes or more, and allgather and "
+            "reduce_scatter_block of blocks this large or larger, use the pipelined ring "
+            "(below it: butterfly for allreduce, direct reads for the others)",
+            MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5,
+            MCA_BASE_VAR_SCOPE_READONLY, &cs->ring_min);
+        cs->dopl_min = d.dopl_min;
+        (void) mca_base_component_var_register(c, "dopl_min",
+            "Mesh and domain topologies: broadcasts of this many bytes or more use DOPL "
+            "(smaller ones NoC_Msg on a mesh, trees on domains)",
+            MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5,
+            MCA_BASE_VAR_SCOPE_READONLY, &cs->dopl_min);
+    }
+    if (OMPI_SUCCESS != mca_coll_scc_topo_register_params()) {
+        return OMPI_ERROR;
+    }
+    cs->tree_fanout = "auto";
+    (void) mca_base_component_var_register(c, "tree_fanout",
+        "Fan-out of the k-ary trees per level from the root, e.g. \"4,4,3\" (seeds/004's "
+        "k1 >= k2 >= ...; deeper levels repeat the last); auto: all others in one level up "
+        "to 8 processes, then 4,3 (16), 5,5 (30), 4,4,3 beyond",
+        MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->tree_fanout);
+    cs->dopl_chunks = 4;
+    (void) mca_base_component_var_register(c, "dopl_chunks",
+        "DOPL: pipeline chunks per part (the thesis: parts of 8 KB in chunks of 2 KB, 4)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->dopl_chunks);
+    cs->cma_block = 262144;
+    (void) mca_base_component_var_register(c, "cma_block",
+        "Block bytes of the pipelined broadcasts (Jia, DOPL, NoC_Msg, trees) when blocks move "
+        "single-copy (messages of at least coll_scc_cma_min bytes); 0 keeps slot-sized blocks",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->cma_block);
     return mca_coll_scc_xport_register_params();
 }

@@ -20,11 +20,39 @@ typedef struct scc_exec_buf {
     bool stable;                    /* what is sent stays unchanged until the call ends */
 } scc_exec_buf_t;
 
-/* Runs this rank's schedule s over the module's transport. */
-int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_sched_t *s, const scc_exec_buf_t *b);
+/* A generated schedule of this rank, ready to run. */
+typedef struct scc_plan {
+    scc_sched_t s;
+    const int32_t *loc;             /* pair lists: where entry i lives (below) */
+    int nstage;                     /* pair lists: staging slots for passing pairs */
+} scc_plan_t;
 
-/* The module's schedule buffer, grown to hold at least nsteps steps and nlist list entries. */
-scc_sched_t *mca_coll_scc_sched_buf(mca_coll_scc_module_t *m, long nsteps, long nlist);
+#define SCC_LOC_IN (-1)             /* the input, block dst */
+#define SCC_LOC_OUT (-2)            /* the output, block src; >= 0: a staging slot */
+
+/* The buffers of a pair-list schedule (alltoall). */
+typedef struct scc_exec_pairs {
+    const char *input;              /* my n blocks to send */
+    char *output;                   /* my n blocks received */
+    char *stage;                    /* nstage blocks passing through */
+    size_t pair_bytes;              /* bytes of one pair's block */
+    int n;
+} scc_exec_pairs_t;
+
+/* Runs this rank's schedule s over the module's transport; tags are offset by
+ * tagbase (a call that runs several schedules keeps them apart). */
+int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_sched_t *s, const scc_exec_buf_t *b,
+                      uint32_t tagbase);
+
+/* Runs a pair-list schedule moving bytes [off, off + len) of every pair's block. */
+int mca_coll_scc_exec_pairs(mca_coll_scc_module_t *m, const scc_plan_t *p,
+                            const scc_exec_pairs_t *b, uint32_t tagbase, size_t off, size_t len);
+
+/* The schedule of (collective, algorithm, root, blocks) for this rank: from the
+ * module's cache of recent calls, else generated.  NULL: it cannot be made. */
+const scc_plan_t *mca_coll_scc_plan(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a,
+                                    int root, uint32_t nblocks);
+void mca_coll_scc_sched_cache_free(mca_coll_scc_module_t *m);
 
 /* A scratch buffer of the module (which: 0..SCC_NSCRATCH-1), grown as needed, kept. */
 void *mca_coll_scc_scratch(mca_coll_scc_module_t *m, int which, size_t bytes);

@@ -1,4 +1,7 @@
 /* coll_scc_module.c: comm_query, enable (saving the fallback of every collective), setup and teardown. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "coll_scc.h"
 #include "coll_scc_exec.h"
 #include "coll_scc_xport.h"
@@ -20,12 +23,12 @@ static void scc_module_construct(mca_coll_scc_module_t *m)
 #undef SCC_PREV_CLEAR
     memset(m->calls, 0, sizeof(m->calls));
     m->xp = NULL;
-    memset(&m->sched, 0, sizeof(m->sched));
     memset(m->scratch, 0, sizeof(m->scratch));
-    for (int c = 0; c < SCC_COLL_COUNT; ++c) {
-        m->deflt[c] = SCC_ALG_FLAT;
-    }
-    m->deflt[SCC_COLL_BARRIER] = SCC_ALG_DISSEM;
+    m->cache = NULL;
+    m->nlevels = 0;
+    m->center = 0;
+    memset(&m->topo, 0, sizeof(m->topo));
+    memset(&m->select, 0, sizeof(m->select));
 }
 
 /* Reports what the component served on this communicator. */
@@ -55,11 +58,11 @@ static void scc_module_destruct(mca_coll_scc_module_t *m)
 {
     scc_report_calls(m);
     mca_coll_scc_xport_detach(m);
-    free(m->sched.steps);
-    free(m->sched.list);
+    mca_coll_scc_sched_cache_free(m);
     for (int i = 0; i < SCC_NSCRATCH; ++i) {
         free(m->scratch[i].ptr);
     }
+    mca_coll_scc_topo_free(&m->topo);
 #define SCC_PREV_RELEASE(name, id)                                               \
     if (NULL != m->prev_##name.module) {                                         \
         OBJ_RELEASE(m->prev_##name.module);                                      \
@@ -97,8 +100,8 @@ static int scc_module_enable(mca_coll_base_module_t *module, struct ompi_communi
 #undef SCC_PREV_SAVE
 
     if (NULL != missing) {
-        opal_show_help("help-coll-scc.txt", "no-fallback", true, missing,
-                       SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
+        mca_coll_scc_show_help("no-fallback", missing,
+                               SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
         SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: declined (no other module provides %s)",
                     SCC_COMM_CID(comm), SCC_COMM_NAME(comm), ompi_comm_size(comm), missing);
         return OMPI_ERR_NOT_FOUND;
@@ -158,12 +161,92 @@ mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm
     return &m->super;
 }
 
+/* The trees' fan-out per level: the parameter, or seeds/004's shapes by size. */
+static void scc_setup_trees(mca_coll_scc_module_t *m)
+{
+    const char *spec = mca_coll_scc_component.tree_fanout;
+    int n = m->size;
+
+    m->nlevels = 0;
+    if (NULL != spec && 0 != strcmp(spec, "auto")) {
+        char *end;
+        const char *p = spec;
+        while (m->nlevels < 8) {
+            long k = strtol(p, &end, 10);
+            if (end == p || k < 1) {
+                break;
+            }
+            m->fanout[m->nlevels++] = (int) k;
+            if (',' != *end) {
+                break;
+            }
+            p = end + 1;
+        }
+        if (0 == m->nlevels) {
+            SCC_VERBOSE(1, "coll:scc: coll_scc_tree_fanout \"%s\" is not a list of fan-outs; "
+                        "using auto", spec);
+        }
+    }
+    if (0 == m->nlevels) {
+        static const int f16[] = { 4, 3 }, f30[] = { 5, 5 }, f60[] = { 4, 4, 3 };
+        const int *f = f60;
+        int k = 3;
+        if (n <= 8) {
+            m->fanout[0] = n - 1 > 0 ? n - 1 : 1;
+            m->nlevels = 1;
+            return;
+        }
+        if (n <= 16) {
+            f = f16;
+            k = 2;
+        } else if (n <= 30) {
+            f = f30;
+            k = 2;
+        }
+        memcpy(m->fanout, f, k * sizeof(int));
+        m->nlevels = k;
+    }
+}
+
+/* The root of collectives without one (allreduce, barrier) on a mesh: a core of the
+ * present tile nearest the middle, which shortens the tree (seeds/003 §6.2). */
+static void scc_setup_center(mca_coll_scc_module_t *m)
+{
+    const scc_tiles_t *t = &m->topo.tiles;
+    int best = -1, bestd = 1 << 30;
+
+    m->center = 0;
+    if (NULL == t->tile_of || t->X <= 0) {
+        return;
+    }
+    for (int r = 0; r < t->n; ++r) {
+        int x = t->tile_of[r] % t->X, y = t->tile_of[r] / t->X;
+        int d = abs(2 * x - (t->X - 1)) + abs(2 * y - (t->Y - 1));
+        if (d < bestd || (d == bestd && r < best)) {
+            bestd = d;
+            best = r;
+        }
+    }
+    m->center = best >= 0 ? best : 0;
+}
+
 bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
 {
     int rc;
 
-    /* the program may have named the communicator since it was created */
+    /* topology and algorithm table (coll_scc_topo.c): one location exchange per
+     * communicator; a bad mesh description gives a flat topology, not a failure.
+     * The name may have been set since enable. */
     snprintf(m->name, sizeof(m->name), "%s", SCC_COMM_NAME(comm));
+    if (OMPI_SUCCESS != mca_coll_scc_topo_build(m, comm, &m->topo)) {
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: topology: %s", m->cid, m->name,
+                    m->size, m->topo.note);
+    }
+    mca_coll_scc_topo_table(&m->topo, &m->select);
+    scc_setup_trees(m);
+    scc_setup_center(m);
+    /* end of topology setup */
+
     /* any failure below is agreed by all members: either all serve, or none */
     m->state = SCC_STATE_DECLINED;
     rc = mca_coll_scc_xport_attach(m, comm);
@@ -176,6 +259,7 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
     SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: transport %s, %d slots of %zu bytes per "
                 "rank, single copy %s", SCC_COMM_CID(comm), SCC_COMM_NAME(comm), m->size,
                 m->xp->desc, m->xp->nslots, m->xp->slot_size, m->xp->cma ? "on" : "off");
+    mca_coll_scc_topo_report(m, m->xp->desc);   /* topology and table, verbose 1 */
     m->state = SCC_STATE_ACTIVE;
     return true;
 }

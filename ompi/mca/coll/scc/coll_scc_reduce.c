@@ -1,6 +1,7 @@
 /* coll_scc_reduce.c: MPI_Reduce: choose an algorithm, or hand the call to the fallback. */
 #include "coll_scc.h"
 #include "coll_scc_flat.h"
+#include "coll_scc_run.h"
 
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
@@ -12,7 +13,9 @@ int mca_coll_scc_reduce(const void *sbuf, void *rbuf, int count, struct ompi_dat
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
     size_t dtsize, bytes;
     ptrdiff_t lb;
+    const char *in;
     scc_alg_t alg;
+    int rc;
 
     if (OPAL_UNLIKELY(!mca_coll_scc_ready(m, comm))) {
         goto fallback;
@@ -21,18 +24,33 @@ int mca_coll_scc_reduce(const void *sbuf, void *rbuf, int count, struct ompi_dat
     bytes = dtsize * (size_t) count;
     alg = mca_coll_scc_pick(m, SCC_COLL_REDUCE, bytes);
     /* reductions work on the elements in place: contiguous types only */
-    if (SCC_ALG_FLAT != alg || !scc_dtype_contig(dtype, (size_t) count, &lb)
+    if (SCC_ALG_FALLBACK == alg || !scc_dtype_contig(dtype, (size_t) count, &lb)
         || dtsize > m->xp->slot_size) {
         goto fallback;
     }
-    mca_coll_scc_count(m, SCC_COLL_REDUCE, alg);
     if (0 == bytes) {
+        mca_coll_scc_count(m, SCC_COLL_REDUCE, alg);
         return OMPI_SUCCESS;
     }
-    if (MPI_IN_PLACE == sbuf) {
-        sbuf = rbuf;
+    /* in place: the input is the result buffer (sbuf stays MPI_IN_PLACE for the fallback) */
+    in = (const char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf) + lb;
+    if (SCC_ALG_FLAT != alg) {
+        rc = mca_coll_scc_reduce_sched(m, alg, in,
+                                       m->rank == root ? (char *) rbuf + lb : NULL,
+                                       (size_t) count, dtype, op, root);
+        if (OMPI_ERR_NOT_AVAILABLE != rc) {
+            mca_coll_scc_count(m, SCC_COLL_REDUCE, alg);
+            return rc;
+        }
+        /* the schedule cannot take this operation (not commutative): a forced
+           algorithm declines, the table's choice gives way to the rank-ordered one */
+        if (SCC_ALG_AUTO != mca_coll_scc_component.force[SCC_COLL_REDUCE]) {
+            goto fallback;
+        }
+        alg = SCC_ALG_FLAT;
     }
-    return mca_coll_scc_reduce_flat(m, (const char *) sbuf + lb,
+    mca_coll_scc_count(m, SCC_COLL_REDUCE, alg);
+    return mca_coll_scc_reduce_flat(m, in,
                                     m->rank == root ? (char *) rbuf + lb : NULL, (size_t) count,
                                     dtype, op, root);
 

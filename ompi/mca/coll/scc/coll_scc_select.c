@@ -1,4 +1,6 @@
-/* coll_scc_select.c: names of collectives and algorithms, and which algorithm serves which collective. */
+/* coll_scc_select.c: names of collectives and algorithms, which algorithm can serve which collective, and the per-communicator selection table. */
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "coll_scc_select.h"
@@ -14,7 +16,7 @@ static const char *const mpi_names[SCC_COLL_COUNT] = {
 };
 
 static const char *const alg_names[SCC_ALG_COUNT] = {
-    "auto", "fallback", "line", "tree", "flat", "jia", "dopl", "nocmsg",
+    "auto", "fallback", "tree", "flat", "jia", "dopl", "nocmsg",
     "ring", "butterfly", "dissem", "nocmsg_fanin"
 };
 
@@ -24,11 +26,12 @@ static const char *const topo_names[SCC_TOPO_COUNT] = { "flat", "mesh", "domains
 
 /* Algorithms each collective can run (auto and fallback always). */
 static const uint32_t valid_algs[SCC_COLL_COUNT] = {
-    [SCC_COLL_BCAST] = BIT(SCC_ALG_FLAT),
-    [SCC_COLL_BARRIER] = BIT(SCC_ALG_DISSEM),
-    [SCC_COLL_REDUCE] = BIT(SCC_ALG_FLAT),
-    [SCC_COLL_ALLREDUCE] = BIT(SCC_ALG_FLAT),
-    [SCC_COLL_ALLTOALL] = BIT(SCC_ALG_FLAT),
+    [SCC_COLL_BCAST] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_JIA) | BIT(SCC_ALG_DOPL)
+                       | BIT(SCC_ALG_NOCMSG),
+    [SCC_COLL_BARRIER] = BIT(SCC_ALG_DISSEM) | BIT(SCC_ALG_NOCMSG) | BIT(SCC_ALG_NOCMSG_FANIN),
+    [SCC_COLL_REDUCE] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG),
+    [SCC_COLL_ALLREDUCE] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG),
+    [SCC_COLL_ALLTOALL] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG),
     [SCC_COLL_ALLTOALLV] = BIT(SCC_ALG_FLAT),
     [SCC_COLL_GATHER] = BIT(SCC_ALG_FLAT),
     [SCC_COLL_SCATTER] = BIT(SCC_ALG_FLAT),
@@ -75,4 +78,175 @@ int scc_alg_valid(scc_coll_t c, scc_alg_t a)
         return 1;
     }
     return 0 != (valid_algs[c] & BIT(a));
+}
+
+/* ---------------------------------------------------------------- the table */
+
+/* Defaults, to be tuned by test/bench: a 64-byte line less its sequence flag;
+ * trees while a message is a few 8 KB buffers; DOPL from one SCC part (8 KB,
+ * seeds/000 §6.3) on; the ring where bandwidth dominates. */
+void scc_select_params_default(scc_select_params_t *p)
+{
+    for (int c = 0; c < SCC_COLL_COUNT; ++c) {
+        p->force[c] = SCC_ALG_AUTO;
+    }
+    p->line_max = 56;
+    p->tree_max = 8192;
+    p->ring_min = 65536;
+    p->dopl_min = 8192;
+    p->unavailable = 0;
+}
+
+/* Appends range (previous max, max] running alg: empty ranges vanish, equal
+ * neighbours merge, unavailable algorithms become the fallback. */
+static void add_range(scc_select_entry_t *e, const scc_select_params_t *p, size_t max,
+                      scc_alg_t alg)
+{
+    int last = e->nranges - 1;
+
+    if (alg != SCC_ALG_FALLBACK && (p->unavailable & BIT(alg))) {
+        alg = SCC_ALG_FALLBACK;
+    }
+    if (last >= 0 && max <= e->max[last]) {
+        return;
+    }
+    if (last >= 0 && e->alg[last] == (uint8_t) alg) {
+        e->max[last] = max;
+        return;
+    }
+    if (e->nranges == SCC_SELECT_MAX_RANGES) {
+        /* cannot happen with the rules below; keep the table well formed */
+        e->max[last] = max;
+        return;
+    }
+    e->max[e->nranges] = max;
+    e->alg[e->nranges] = (uint8_t) alg;
+    e->nranges++;
+}
+
+/* The automatic choice for collective c on a placement. */
+/* The last size below a "from this size on" threshold. */
+static size_t below(size_t min)
+{
+    return min > 0 ? min - 1 : 0;
+}
+
+static void auto_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_topo_t *topo,
+                        const scc_select_params_t *p)
+{
+    const int mesh = (SCC_TOPO_MESH == topo->kind);
+    const int grid = (SCC_TOPO_MESH == topo->kind || SCC_TOPO_DOMAINS == topo->kind)
+                     && topo->grid_ok;
+
+    switch (c) {
+    case SCC_COLL_BCAST:
+        if (mesh) {
+            add_range(e, p, below(p->dopl_min), SCC_ALG_NOCMSG);
+            add_range(e, p, SIZE_MAX, grid ? SCC_ALG_DOPL : SCC_ALG_NOCMSG);
+        } else {
+            add_range(e, p, p->line_max, SCC_ALG_FLAT);
+            add_range(e, p, p->tree_max, SCC_ALG_TREE);
+            if (grid) {
+                add_range(e, p, below(p->dopl_min), SCC_ALG_JIA);
+                add_range(e, p, SIZE_MAX, SCC_ALG_DOPL);
+            } else {
+                add_range(e, p, SIZE_MAX, SCC_ALG_JIA);
+            }
+        }
+        break;
+    case SCC_COLL_BARRIER:
+        add_range(e, p, SIZE_MAX, mesh ? SCC_ALG_NOCMSG : SCC_ALG_DISSEM);
+        break;
+    case SCC_COLL_REDUCE:
+        if (mesh) {
+            add_range(e, p, SIZE_MAX, SCC_ALG_NOCMSG);
+        } else {
+            add_range(e, p, p->line_max, SCC_ALG_FLAT);
+            add_range(e, p, p->tree_max, SCC_ALG_TREE);
+            add_range(e, p, SIZE_MAX, SCC_ALG_FLAT);
+        }
+        break;
+    case SCC_COLL_ALLREDUCE:
+        if (mesh) {
+            add_range(e, p, SIZE_MAX, SCC_ALG_NOCMSG);
+        } else {
+            add_range(e, p, p->line_max, SCC_ALG_FLAT);
+            add_range(e, p, p->tree_max, SCC_ALG_TREE);
+            add_range(e, p, SIZE_MAX, SCC_ALG_FLAT);
+        }
+        break;
+    case SCC_COLL_ALLTOALL:
+        add_range(e, p, SIZE_MAX, mesh ? SCC_ALG_NOCMSG : SCC_ALG_FLAT);
+        break;
+    case SCC_COLL_ALLTOALLV:
+    case SCC_COLL_GATHER:
+    case SCC_COLL_SCATTER:
+        add_range(e, p, SIZE_MAX, SCC_ALG_FLAT);
+        break;
+    case SCC_COLL_ALLGATHER:
+    case SCC_COLL_REDUCE_SCATTER_BLOCK:
+        add_range(e, p, SIZE_MAX, SCC_ALG_FLAT);
+        break;
+    default:
+        add_range(e, p, SIZE_MAX, SCC_ALG_FALLBACK);
+        break;
+    }
+}
+
+void scc_select_build(scc_select_table_t *t, const scc_select_topo_t *topo,
+                      const scc_select_params_t *p)
+{
+    memset(t, 0, sizeof(*t));
+    for (int c = 0; c < SCC_COLL_COUNT; ++c) {
+        scc_select_entry_t *e = &t->coll[c];
+        int f = p->force[c];
+
+        if (f != SCC_ALG_AUTO && scc_alg_valid((scc_coll_t) c, (scc_alg_t) f)) {
+            add_range(e, p, SIZE_MAX, (scc_alg_t) f);
+            e->forced = 1;
+        } else {
+            auto_ranges(e, (scc_coll_t) c, topo, p);
+        }
+        /* the last range is open-ended; unused slots repeat it */
+        e->max[e->nranges - 1] = SIZE_MAX;
+        for (int i = e->nranges; i < SCC_SELECT_MAX_RANGES; ++i) {
+            e->max[i] = SIZE_MAX;
+            e->alg[i] = e->alg[e->nranges - 1];
+        }
+    }
+}
+
+int scc_select_format(const scc_select_table_t *t, scc_coll_t c, char *buf, size_t len)
+{
+    const scc_select_entry_t *e = &t->coll[c];
+    size_t used = 0;
+    int n;
+
+#define SCC_FMT(...)                                                             \
+    do {                                                                         \
+        n = snprintf(buf + (used < len ? used : len), used < len ? len - used : 0, __VA_ARGS__); \
+        used += (n > 0 ? (size_t) n : 0);                                        \
+    } while (0)
+
+    if (len > 0) {
+        buf[0] = '\0';
+    }
+    for (int i = 0; i < e->nranges; ++i) {
+        const char *alg = scc_alg_name((scc_alg_t) e->alg[i]);
+        const char *sep = i ? " | " : "";
+        if (1 == e->nranges) {
+            SCC_FMT("%s", alg);
+        } else if (0 == i) {
+            SCC_FMT("<=%zu %s", e->max[i], alg);
+        } else if (i == e->nranges - 1) {
+            SCC_FMT("%s>%zu %s", sep, e->max[i - 1], alg);
+        } else {
+            SCC_FMT("%s%zu..%zu %s", sep, e->max[i - 1] + 1, e->max[i], alg);
+        }
+    }
+    if (e->forced) {
+        SCC_FMT(" (forced)");
+    }
+#undef SCC_FMT
+    return (int) used;
 }

@@ -28,7 +28,6 @@ typedef enum {
 typedef enum {
     SCC_ALG_AUTO = 0,      /* (parameter value) let the table decide */
     SCC_ALG_FALLBACK,      /* the module Open MPI would have used */
-    SCC_ALG_LINE,          /* one-cache-line flag protocol for tiny messages */
     SCC_ALG_TREE,          /* k-ary trees of seeds/004 */
     SCC_ALG_FLAT,          /* direct: every rank reads what it needs from its peers */
     SCC_ALG_JIA,           /* Jia's hypercube multiple-message broadcast */
@@ -48,6 +47,65 @@ typedef enum {
     SCC_TOPO_DOMAINS,      /* a grid built from hwloc domains x cores per domain */
     SCC_TOPO_COUNT
 } scc_topo_kind_t;
+
+/* ---------------------------------------------------------------- */
+/* The selection table: built once per communicator, read on every call. */
+
+/* Ranges of message sizes per collective (the last one is open-ended). */
+#define SCC_SELECT_MAX_RANGES 4
+
+/* What the table is built from: thresholds and forced choices (MCA parameters). */
+typedef struct scc_select_params {
+    int force[SCC_COLL_COUNT];  /* scc_alg_t; SCC_ALG_AUTO lets the table decide */
+    size_t line_max;            /* flat: up to this many bytes, the direct algorithms
+                                   (the message fits the flag's cache line) */
+    size_t tree_max;            /* flat: up to this, trees (bcast, reduce, allreduce) */
+    size_t ring_min;            /* flat: from this on, the ring (allreduce, allgather,
+                                   reduce_scatter_block); below it butterfly / flat */
+    size_t dopl_min;            /* mesh and domains: bcast from this on runs DOPL */
+    uint32_t unavailable;       /* bit (1 << alg): algorithms that cannot run on this
+                                   communicator (not built, no transport): the table
+                                   puts the fallback there instead */
+} scc_select_params_t;
+
+/* What the table needs to know of the communicator's placement. */
+typedef struct scc_select_topo {
+    scc_topo_kind_t kind;
+    int n;                      /* processes */
+    int grid_ok;                /* the DOPL grid has no holes but at the end of its last row */
+} scc_select_topo_t;
+
+typedef struct scc_select_entry {
+    size_t max[SCC_SELECT_MAX_RANGES]; /* range i covers (max[i-1], max[i]]; unused ones SIZE_MAX */
+    uint8_t alg[SCC_SELECT_MAX_RANGES];
+    uint8_t nranges;
+    uint8_t forced;             /* set by a coll_scc_<coll>_algorithm parameter */
+} scc_select_entry_t;
+
+typedef struct scc_select_table {
+    scc_select_entry_t coll[SCC_COLL_COUNT];
+} scc_select_table_t;
+
+/* The defaults the component registers (later benchmarks tune them). */
+void scc_select_params_default(scc_select_params_t *p);
+
+/* Fills t for a communicator of the given placement. */
+void scc_select_build(scc_select_table_t *t, const scc_select_topo_t *topo,
+                      const scc_select_params_t *p);
+
+/* The algorithm for collective c with a message of `bytes` (the whole buffer
+ * for bcast, reduce and allreduce; one process's block for the others; 0 for
+ * barrier).  The hot path: three compares, no branch on the table's shape. */
+static inline scc_alg_t scc_select(const scc_select_table_t *t, scc_coll_t c, size_t bytes)
+{
+    const scc_select_entry_t *e = &t->coll[c];
+    int i = (bytes > e->max[0]) + (bytes > e->max[1]) + (bytes > e->max[2]);
+    return (scc_alg_t) e->alg[i];
+}
+
+/* Writes one collective's row as text, e.g. "<=8192 nocmsg | >8192 dopl";
+ * returns the length it needed (snprintf's convention). */
+int scc_select_format(const scc_select_table_t *t, scc_coll_t c, char *buf, size_t len);
 
 const char *scc_coll_name(scc_coll_t c);
 /* "Bcast", "Reduce_scatter_block": as in the MPI function names */

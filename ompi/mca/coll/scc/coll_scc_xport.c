@@ -43,6 +43,26 @@ int scc_xport_expose(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, 
     return OMPI_SUCCESS;
 }
 
+char *scc_xport_send_slot(scc_xport_t *x, uint32_t tag, size_t len)
+{
+    int slot = scc_slot_of(x, tag);
+    scc_msg_hdr_t *h = scc_claim_slot(x, slot);
+    if (len <= SCC_INLINE_MAX) {
+        return (char *) h->data;
+    }
+    return len <= x->slot_size ? scc_slot_data(x, x->rank, slot) : NULL;
+}
+
+void scc_xport_send_publish(scc_xport_t *x, uint32_t tag, size_t len, int nreaders)
+{
+    int slot = scc_slot_of(x, tag);
+    scc_msg_hdr_t *h = scc_hdr(x, x->rank, slot);
+    h->len = len;
+    h->kind = len <= SCC_INLINE_MAX ? SCC_MSG_INLINE : SCC_MSG_SLOT;
+    x->expected[slot] += (uint64_t) nreaders;
+    scc_store(&h->id, scc_msg_id(x, tag));
+}
+
 int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
                    bool stable)
 {
@@ -53,7 +73,7 @@ int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, in
     if (len <= SCC_INLINE_MAX) {
         memcpy(h->data, buf, len);
         kind = SCC_MSG_INLINE;
-    } else if (stable && x->cma && len >= x->cma_min) {
+    } else if (stable && x->cma && (len >= x->cma_min || len > x->slot_size)) {
         h->addr = (uint64_t) (uintptr_t) buf;
         kind = SCC_MSG_CMA;
         x->cma_pending |= 1ull << slot;
@@ -161,11 +181,16 @@ int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
         return MPI_ERR_TRUNCATE;
     }
     if (SCC_MSG_CMA == h->kind) {
-        bounce = malloc(h->len);
-        if (NULL == bounce) {
-            scc_xport_release(x, peer, tag);
-            return OMPI_ERR_OUT_OF_RESOURCE;
+        if (h->len > x->bounce_bytes) {
+            void *p = realloc(x->bounce, h->len);
+            if (NULL == p) {
+                scc_xport_release(x, peer, tag);
+                return OMPI_ERR_OUT_OF_RESOURCE;
+            }
+            x->bounce = p;
+            x->bounce_bytes = h->len;
         }
+        bounce = x->bounce;
     }
     src = scc_payload(x, peer, tag, h, bounce, &rc);
     if (OMPI_SUCCESS == rc && count > 0) {
@@ -176,7 +201,6 @@ int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
         }
     }
     scc_xport_release(x, peer, tag);
-    free(bounce);
     return rc;
 }
 
@@ -321,6 +345,7 @@ static void scc_xport_free(scc_xport_t *x)
     free(x->pids);
     free(x->expected);
     free(x->pv);
+    free(x->bounce);
     free(x);
 }
 
@@ -385,8 +410,8 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
     cma = cs->cma != 0 && SCC_XPORT_SHM == x->kind && scc_cma_works(x);
     cma = mca_coll_scc_agree(m, comm, cma);
     if (1 == cs->cma && !cma && SCC_XPORT_SHM == x->kind) {
-        opal_show_help("help-coll-scc.txt", "cma-unavailable", true, SCC_COMM_CID(comm),
-                       SCC_COMM_NAME(comm));
+        mca_coll_scc_show_help("cma-unavailable", SCC_COMM_CID(comm),
+                               SCC_COMM_NAME(comm));
         scc_xport_free(x);
         return OMPI_ERR_NOT_AVAILABLE;
     }

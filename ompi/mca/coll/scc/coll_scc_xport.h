@@ -92,6 +92,8 @@ typedef struct scc_xport {
     void (*detach)(struct scc_xport *x);
     const char *desc;               /* what the verbose output calls it */
     const char **pv;                /* size pointers: scratch for the algorithms */
+    void *bounce;                   /* single-copy reductions read into this */
+    size_t bounce_bytes;
 } scc_xport_t;
 
 /* ------------------------------------------------------------ layout */
@@ -244,6 +246,11 @@ static inline const char *scc_xport_data(const scc_xport_t *x, int peer, uint32_
     return SCC_MSG_INLINE == h->kind ? (const char *) h->data
                                      : scc_slot_data(x, peer, scc_slot_of(x, tag));
 }
+
+/* Claims my slot for message tag (waiting for its previous readers) and returns
+ * where to write its len bytes (NULL if they do not fit); then publish it. */
+char *scc_xport_send_slot(scc_xport_t *x, uint32_t tag, size_t len);
+void scc_xport_send_publish(scc_xport_t *x, uint32_t tag, size_t len, int nreaders);
 
 /* Exposes len bytes at buf (unchanged until scc_xport_end) as message tag for
  * nreaders single-copy readers; needs x->cma.  extra (extra_len <= slot_size

@@ -114,7 +114,7 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     }
     ctrl = scc_region_ctrl_bytes(x->nslots);
     if (core_size < ctrl + (size_t) x->nslots * 256) {
-        opal_show_help("help-coll-scc.txt", "mpb-too-small", true, core_size, x->nslots, ctrl);
+        mca_coll_scc_show_help("mpb-too-small", core_size, x->nslots, ctrl);
         return OMPI_ERR_BAD_PARAM;
     }
     x->slot_size = (core_size - ctrl) / x->nslots / SCC_MPB_LINE * SCC_MPB_LINE;
@@ -150,8 +150,8 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     } else {
         err = scc_mpb_map_device(b, cs->mpb_device, bytes);
         if (0 != err) {
-            opal_show_help("help-coll-scc.txt", "mpb-device", true, cs->mpb_device, bytes,
-                           strerror(err), SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
+            mca_coll_scc_show_help("mpb-device", cs->mpb_device, bytes,
+                                   strerror(err), SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
         }
         if (!mca_coll_scc_agree(m, comm, 0 == err)) {
             if (0 == err) {

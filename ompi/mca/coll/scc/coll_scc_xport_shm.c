@@ -82,9 +82,9 @@ static int scc_segment_try(mca_coll_scc_module_t *m, struct ompi_communicator_t 
         fd = scc_segment_create(&info, bytes, SCC_COMM_CID(comm), memfd);
         info.ok = fd >= 0;
         if (!info.ok && !quiet) {
-            opal_show_help("help-coll-scc.txt", "shm-create-failed", true, what, bytes,
-                           '\0' != info.path[0] ? info.path : "memfd", strerror(info.err),
-                           SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
+            mca_coll_scc_show_help("shm-create-failed", what, bytes,
+                                   '\0' != info.path[0] ? info.path : "memfd",
+                                   strerror(info.err), SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
         }
     }
     rc = m->prev_bcast.fn(&info, sizeof(info), MPI_BYTE, 0, comm, m->prev_bcast.module);
@@ -117,8 +117,9 @@ static int scc_segment_try(mca_coll_scc_module_t *m, struct ompi_communicator_t 
     }
 #endif
     if (!ok && !quiet) {
-        opal_show_help("help-coll-scc.txt", "shm-attach-failed", true, what, where, bytes,
-                       strerror(errno ? errno : EINVAL), SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
+        mca_coll_scc_show_help("shm-attach-failed", what, where, bytes,
+                               strerror(errno ? errno : EINVAL), SCC_COMM_CID(comm),
+                               SCC_COMM_NAME(comm));
     }
     ok = mca_coll_scc_agree(m, comm, ok);
     /* everyone has opened it: the name can go, and the descriptors too */

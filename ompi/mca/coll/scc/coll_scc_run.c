@@ -1,0 +1,209 @@
+/* coll_scc_run.c: the schedule-based algorithms of each collective (Jia, DOPL, NoC_Msg,
+ * trees): block sizes, buffers, and the executor over the module's transport. */
+#include <string.h>
+
+#include "coll_scc_run.h"
+
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/op/op.h"
+
+/* Block bytes of a broadcast: a slot, or a single-copy block where that works. */
+static size_t scc_bcast_block(const scc_xport_t *x, scc_alg_t a, size_t bytes)
+{
+    mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+    size_t bs = x->slot_size;
+    if (x->cma && bytes >= x->cma_min && cs->cma_block > 0) {
+        bs = (size_t) cs->cma_block;
+    }
+    if (SCC_ALG_DOPL == a && !x->cma) {
+        /* a whole part (dopl_chunks blocks) travels as one message: it must fit a slot */
+        bs = x->slot_size / (size_t) cs->dopl_chunks;
+    }
+    return bs < SCC_LINE ? SCC_LINE : bs;
+}
+
+static inline uint32_t scc_nblocks(size_t bytes, size_t bs)
+{
+    return (uint32_t) ((bytes + bs - 1) / bs);
+}
+
+int mca_coll_scc_bcast_sched(mca_coll_scc_module_t *m, scc_alg_t a, char *buf, size_t bytes,
+                             int root)
+{
+    scc_xport_t *x = m->xp;
+    size_t bs = scc_bcast_block(x, a, bytes);
+    const scc_plan_t *p;
+    scc_exec_buf_t b;
+    int rc;
+
+    if ((bytes + bs - 1) / bs > UINT32_MAX / 4) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    p = mca_coll_scc_plan(m, SCC_COLL_BCAST, a, root, scc_nblocks(bytes, bs));
+    if (NULL == p) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    memset(&b, 0, sizeof(b));
+    b.work = buf;
+    b.input = buf;
+    b.total = bytes;
+    b.bs = bs;
+    /* a rank never changes a block a message of its own still carries */
+    b.stable = true;
+    scc_xport_begin(x);
+    rc = mca_coll_scc_exec(m, &p->s, &b, 0);
+    scc_xport_end(x);
+    return rc;
+}
+
+/* Block bytes of a reduction: whole elements in one slot. */
+static size_t scc_reduce_block(const scc_xport_t *x, size_t dtsize)
+{
+    return x->slot_size / dtsize * dtsize;
+}
+
+/* Prepares the buffers of a reduction; NULL plan when the schedule cannot take op. */
+static const scc_plan_t *scc_reduce_plan(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a,
+                                         int root, size_t count, struct ompi_datatype_t *dtype,
+                                         struct ompi_op_t *op, scc_exec_buf_t *b)
+{
+    size_t dtsize;
+    const scc_plan_t *p;
+
+    ompi_datatype_type_size(dtype, &dtsize);
+    memset(b, 0, sizeof(*b));
+    b->bs = scc_reduce_block(m->xp, dtsize);
+    b->total = count * dtsize;
+    b->dtype = dtype;
+    b->op = op;
+    b->dtsize = dtsize;
+    if (0 == b->bs || (b->total + b->bs - 1) / b->bs > UINT32_MAX / 4) {
+        return NULL;
+    }
+    p = mca_coll_scc_plan(m, c, a, root, scc_nblocks(b->total, b->bs));
+    /* the tree decides the order of the operands: rank order, or a commutative op */
+    if (NULL != p && (p->s.flags & SCC_SCHED_F_COMMUTATIVE) && !ompi_op_is_commute(op)) {
+        return NULL;
+    }
+    return p;
+}
+
+int mca_coll_scc_reduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
+                              char *rbuf, size_t count, struct ompi_datatype_t *dtype,
+                              struct ompi_op_t *op, int root)
+{
+    scc_xport_t *x = m->xp;
+    const scc_plan_t *p;
+    scc_exec_buf_t b;
+    int rc;
+
+    p = scc_reduce_plan(m, SCC_COLL_REDUCE, a, root, count, dtype, op, &b);
+    if (NULL == p) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    b.input = sbuf;
+    b.work = x->rank == root ? rbuf : mca_coll_scc_scratch(m, 0, b.total + 1);
+    if (NULL == b.work) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    scc_xport_begin(x);
+    rc = mca_coll_scc_exec(m, &p->s, &b, 0);
+    scc_xport_end(x);
+    return rc;
+}
+
+int mca_coll_scc_allreduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
+                                 char *rbuf, size_t count, struct ompi_datatype_t *dtype,
+                                 struct ompi_op_t *op)
+{
+    scc_xport_t *x = m->xp;
+    const scc_plan_t *p, *q = NULL;
+    scc_exec_buf_t b;
+    int rc, root = SCC_ALG_NOCMSG == a ? m->center : 0;
+
+    /* NoC_Msg has its own allreduce; a tree reduces to rank 0 and broadcasts back */
+    p = scc_reduce_plan(m, SCC_ALG_NOCMSG == a ? SCC_COLL_ALLREDUCE : SCC_COLL_REDUCE, a, root,
+                        count, dtype, op, &b);
+    if (NULL != p && SCC_ALG_TREE == a) {
+        q = mca_coll_scc_plan(m, SCC_COLL_BCAST, a, root, scc_nblocks(b.total, b.bs));
+    }
+    if (NULL == p || (SCC_ALG_TREE == a && NULL == q)) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    b.input = sbuf;
+    b.work = rbuf;
+    scc_xport_begin(x);
+    rc = mca_coll_scc_exec(m, &p->s, &b, 0);
+    if (OMPI_SUCCESS == rc && NULL != q) {
+        /* the broadcast's tags follow the reduction's (block b: tag b) */
+        rc = mca_coll_scc_exec(m, &q->s, &b, scc_nblocks(b.total, b.bs));
+    }
+    scc_xport_end(x);
+    return rc;
+}
+
+int mca_coll_scc_barrier_sched(mca_coll_scc_module_t *m, scc_alg_t a)
+{
+    scc_xport_t *x = m->xp;
+    const scc_plan_t *p = mca_coll_scc_plan(m, SCC_COLL_BARRIER, a, m->center, 0);
+    scc_exec_buf_t b;
+    int rc;
+
+    if (NULL == p) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    memset(&b, 0, sizeof(b));
+    b.bs = 1;
+    scc_xport_begin(x);
+    rc = mca_coll_scc_exec(m, &p->s, &b, 0);
+    scc_xport_end(x);
+    return rc;
+}
+
+/* Alltoall over pair lists: the schedule runs once per piece of the pairs' blocks,
+ * each run under its own range of tags. */
+#define SCC_PAIR_TAG_SPAN (1u << 16)
+
+int mca_coll_scc_alltoall_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
+                                char *rbuf, size_t bytes)
+{
+    scc_xport_t *x = m->xp;
+    const scc_plan_t *p = mca_coll_scc_plan(m, SCC_COLL_ALLTOALL, a, 0, 0);
+    scc_exec_pairs_t b;
+    uint32_t maxlist = 1, maxtag = 0;
+    size_t piece, npieces;
+    int rc = OMPI_SUCCESS;
+
+    if (NULL == p) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    for (long i = 0; i < p->s.nsteps; ++i) {
+        if (p->s.steps[i].nblocks > maxlist) {
+            maxlist = p->s.steps[i].nblocks;
+        }
+        if (p->s.steps[i].tag > maxtag) {
+            maxtag = p->s.steps[i].tag;
+        }
+    }
+    piece = x->slot_size / maxlist;
+    npieces = (bytes + piece - 1) / piece;
+    if (maxtag >= SCC_PAIR_TAG_SPAN || npieces > UINT32_MAX / SCC_PAIR_TAG_SPAN) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    b.input = sbuf;
+    b.output = rbuf;
+    b.pair_bytes = bytes;
+    b.n = m->size;
+    b.stage = mca_coll_scc_scratch(m, 0, (size_t) p->nstage * bytes + 1);
+    if (NULL == b.stage) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    memcpy(rbuf + (size_t) m->rank * bytes, sbuf + (size_t) m->rank * bytes, bytes);
+    scc_xport_begin(x);
+    for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
+        size_t off = k * piece, len = bytes - off < piece ? bytes - off : piece;
+        rc = mca_coll_scc_exec_pairs(m, p, &b, (uint32_t) k * SCC_PAIR_TAG_SPAN, off, len);
+    }
+    scc_xport_end(x);
+    return rc;
+}

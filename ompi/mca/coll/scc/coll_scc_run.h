@@ -1,0 +1,25 @@
+/* coll_scc_run.h: the schedule-based algorithms of coll_scc_run.c. */
+#ifndef MCA_COLL_SCC_RUN_H
+#define MCA_COLL_SCC_RUN_H
+
+#include "coll_scc_exec.h"
+
+BEGIN_C_DECLS
+
+/* Each returns OMPI_ERR_NOT_AVAILABLE, before any data moved and on every rank
+ * alike, when the algorithm cannot serve the call (the caller then uses another). */
+int mca_coll_scc_bcast_sched(mca_coll_scc_module_t *m, scc_alg_t a, char *buf, size_t bytes,
+                             int root);
+int mca_coll_scc_reduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
+                              char *rbuf, size_t count, struct ompi_datatype_t *dtype,
+                              struct ompi_op_t *op, int root);
+int mca_coll_scc_allreduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
+                                 char *rbuf, size_t count, struct ompi_datatype_t *dtype,
+                                 struct ompi_op_t *op);
+int mca_coll_scc_barrier_sched(mca_coll_scc_module_t *m, scc_alg_t a);
+int mca_coll_scc_alltoall_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
+                                char *rbuf, size_t bytes);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_SCC_RUN_H */

@@ -1,0 +1,805 @@
+/* coll_scc_topo.c: each process's location (hwloc, SCC probe), its exchange, and a communicator's placement. */
+#include "coll_scc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hwloc.h>
+
+#include "ompi/communicator/communicator.h"
+#include "ompi/proc/proc.h"
+#include "ompi/runtime/mpiruntime.h"
+#include "opal/mca/base/mca_base_var.h"
+#include "opal/mca/base/mca_base_var_enum.h"
+#include "opal/util/show_help.h"
+#if SCC_OMPI_4
+#include "opal/mca/hwloc/base/base.h"
+#include "opal/mca/pmix/pmix.h"
+#endif
+
+#include "coll_scc_probe.h"
+#include "coll_scc_topo.h"
+
+/* A map file larger than this is surely not a mesh map. */
+#define SCC_MAP_FILE_MAX (1 << 20)
+
+/* ---------------------------------------------------------------- Open MPI series
+ * The three runtime services this file needs.  4.1: Open MPI's own hwloc
+ * topology and its opal/pmix modex.  5.0 (not built here yet): no modex (every
+ * communicator exchanges by allgather) and a topology of our own; these belong
+ * in coll_scc_compat.h with 5.0 branches. */
+
+/* The hwloc topology Open MPI loaded, or NULL. */
+static hwloc_topology_t scc_ompi_topology(void)
+{
+#if SCC_OMPI_4
+    if (NULL == opal_hwloc_topology) {
+        (void) opal_hwloc_base_get_topology();
+    }
+    return opal_hwloc_topology;
+#else
+    return NULL;
+#endif
+}
+
+/* Publishes this process's data to its local peers (before the modex fence). */
+static int scc_modex_publish(const void *data, size_t size)
+{
+#if SCC_OMPI_4
+    int rc;
+    OPAL_MODEX_SEND(rc, OPAL_PMIX_LOCAL, &mca_coll_scc_component.super.collm_version, data, size);
+    return rc;
+#else
+    return OMPI_ERR_NOT_SUPPORTED;
+#endif
+}
+
+/* Reads what proc published; *data is malloc'ed (free it), NULL when absent. */
+static int scc_modex_lookup(ompi_proc_t *proc, void **data, size_t *size)
+{
+    int rc = OMPI_ERR_NOT_SUPPORTED;
+
+    *data = NULL;
+    *size = 0;
+#if SCC_OMPI_4
+    OPAL_MODEX_RECV(rc, &mca_coll_scc_component.super.collm_version, &proc->super.proc_name,
+                    data, size);
+#endif
+    return rc;
+}
+
+/* ---------------------------------------------------------------- parameters */
+
+static char *p_mesh;            /* coll_scc_mesh */
+static char *p_map;             /* coll_scc_mesh_map */
+static char *p_map_file;        /* coll_scc_mesh_map_file */
+static int p_key = SCC_TOPO_KEY_AUTO;
+static int p_domains = SCC_TOPO_DOM_AUTO;
+static char *p_coreid;          /* coll_scc_scc_coreid */
+static char *p_coreid_file;
+static char *p_crb_device;
+static int p_exchange;          /* 0: modex, then allgather if needed; 1: always allgather */
+
+static const mca_base_var_enum_value_t key_values[] = {
+    { SCC_TOPO_KEY_AUTO, "auto" }, { SCC_TOPO_KEY_RANK, "rank" }, { SCC_TOPO_KEY_CORE, "core" },
+    { 0, NULL }
+};
+static const mca_base_var_enum_value_t domain_values[] = {
+    { SCC_TOPO_DOM_AUTO, "auto" }, { SCC_TOPO_DOM_NONE, "none" },
+    { SCC_TOPO_DOM_PACKAGE, "package" }, { SCC_TOPO_DOM_NUMA, "numa" },
+    { SCC_TOPO_DOM_CACHE, "cache" }, { 0, NULL }
+};
+static const mca_base_var_enum_value_t exchange_values[] = {
+    { 0, "auto" }, { 1, "allgather" }, { 0, NULL }
+};
+
+static const char *key_name(int k)
+{
+    return SCC_TOPO_KEY_CORE == k ? "core" : SCC_TOPO_KEY_RANK == k ? "rank" : "auto";
+}
+
+static const char *domain_name(int d)
+{
+    switch (d) {
+    case SCC_TOPO_DOM_PACKAGE: return "package";
+    case SCC_TOPO_DOM_NUMA: return "numa";
+    case SCC_TOPO_DOM_CACHE: return "cache";
+    case SCC_TOPO_DOM_NONE: return "none";
+    default: return "auto";
+    }
+}
+
+static const char *str_or_empty(const char *s)
+{
+    return NULL == s ? "" : s;
+}
+
+static void reg_string(const char *name, const char *desc, int level, char **storage,
+                       const char *dflt)
+{
+    *storage = (char *) dflt;
+    (void) mca_base_component_var_register(&mca_coll_scc_component.super.collm_version, name,
+                                           desc, MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, level,
+                                           MCA_BASE_VAR_SCOPE_READONLY, storage);
+}
+
+static void reg_enum(const char *name, const char *desc, const mca_base_var_enum_value_t *v,
+                     int *storage, int dflt)
+{
+    mca_base_var_enum_t *e = NULL;
+    char ename[64];
+
+    snprintf(ename, sizeof(ename), "coll_scc_%s", name);
+    (void) mca_base_var_enum_create(ename, v, &e);
+    *storage = dflt;
+    (void) mca_base_component_var_register(&mca_coll_scc_component.super.collm_version, name,
+                                           desc, MCA_BASE_VAR_TYPE_INT, e, 0, 0, OPAL_INFO_LVL_4,
+                                           MCA_BASE_VAR_SCOPE_READONLY, storage);
+    if (NULL != e) {
+        OBJ_RELEASE(e);
+    }
+}
+
+int mca_coll_scc_topo_register_params(void)
+{
+    reg_string("mesh",
+        "Describe the processes as a 2D mesh of tiles: COLUMNSxROWSxCORES_PER_TILE "
+        "(e.g. 6x4x2), COLUMNSxROWS (one core per tile) or \"scc\" (6x4x2). Empty: no mesh "
+        "(the SCC chip or hwloc decide). Processes are placed by coll_scc_mesh_map",
+        OPAL_INFO_LVL_4, &p_mesh, "");
+    reg_string("mesh_map",
+        "Where each process sits on the coll_scc_mesh mesh: entries KEY:X,Y,Z (Z may be "
+        "left out when there is one core per tile) separated by ';', where KEY is what "
+        "coll_scc_mesh_key says. Empty: key k sits at position (y*COLUMNS+x)*CORES+z = k, "
+        "the SCC's own core numbering",
+        OPAL_INFO_LVL_4, &p_map, "");
+    reg_string("mesh_map_file",
+        "A file holding the coll_scc_mesh_map entries (one per line or ';'-separated, "
+        "'#' comments), instead of coll_scc_mesh_map",
+        OPAL_INFO_LVL_4, &p_map_file, "");
+    reg_enum("mesh_key",
+        "What indexes the mesh map: rank (the MPI_COMM_WORLD rank; use it when processes are "
+        "not bound, e.g. oversubscribed), core (the hwloc logical index of the core a "
+        "process is bound to), or auto (core when every process is bound to a core of its "
+        "own, else rank)",
+        key_values, &p_key, SCC_TOPO_KEY_AUTO);
+    reg_enum("domains",
+        "Without a mesh, lay bound processes out as a grid of hwloc domains (rows) by the "
+        "cores of a domain (columns): auto (the first of package, numa, cache that splits the "
+        "processes into two or more domains), none, or force package, numa or cache (the "
+        "deepest cache that several cores share)",
+        domain_values, &p_domains, SCC_TOPO_DOM_AUTO);
+    reg_string("scc_coreid",
+        "The SCC core (0..47, id = 2*(x + 6*y) + z) this process runs on: probe (read it "
+        "from coll_scc_scc_coreid_file or the tile id register, and say \"not an SCC\" "
+        "elsewhere), none, rank (core id = MPI_COMM_WORLD rank, to emulate a chip) or a "
+        "number (per process, e.g. through OMPI_MCA_coll_scc_scc_coreid)",
+        OPAL_INFO_LVL_5, &p_coreid, "probe");
+    reg_string("scc_coreid_file",
+        "A file (e.g. a /sys or /proc entry of an SCC Linux image) holding this process's "
+        "SCC core id; the probe reads it before the tile id register",
+        OPAL_INFO_LVL_6, &p_coreid_file, "");
+    reg_string("scc_crb_device",
+        "The device through which the probe maps the SCC tile's configuration registers to "
+        "read the tile id register (empty: do not try)",
+        OPAL_INFO_LVL_6, &p_crb_device, "/dev/rckncm");
+    reg_enum("topo_exchange",
+        "How the processes of a communicator learn each other's locations: auto (published "
+        "at MPI_Init through the modex; one allgather over the communicator if some are "
+        "missing) or allgather (always the allgather)",
+        exchange_values, &p_exchange, 0);
+    return OMPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- own location */
+
+static int32_t my_loc[SCC_LOC_COUNT];
+static int my_loc_ready;
+static char my_probe_how[160];
+static char my_bind_note[96];
+
+/* Fills the hwloc part of loc from the process's binding. */
+static void locate_hwloc(hwloc_topology_t topo, int32_t *loc)
+{
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    hwloc_const_cpuset_t all = hwloc_topology_get_allowed_cpuset(topo);
+    hwloc_obj_t obj, numa;
+
+    if (NULL == set) {
+        return;
+    }
+    if (0 != hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) || hwloc_bitmap_iszero(set)) {
+        snprintf(my_bind_note, sizeof(my_bind_note), "binding unknown (hwloc cannot read it)");
+        hwloc_bitmap_free(set);
+        return;
+    }
+    loc[SCC_LOC_BOUND] = !hwloc_bitmap_isincluded(all, set);
+    obj = hwloc_get_obj_covering_cpuset(topo, set);
+    if (NULL != obj && HWLOC_OBJ_PU == obj->type) {
+        loc[SCC_LOC_PU] = (int32_t) obj->logical_index;
+    }
+    for (hwloc_obj_t o = obj; NULL != o; o = o->parent) {
+        if (HWLOC_OBJ_CORE == o->type && loc[SCC_LOC_CORE] < 0) {
+            loc[SCC_LOC_CORE] = (int32_t) o->logical_index;
+        } else if (HWLOC_OBJ_PACKAGE == o->type && loc[SCC_LOC_PACKAGE] < 0) {
+            loc[SCC_LOC_PACKAGE] = (int32_t) o->logical_index;
+        } else if (hwloc_obj_type_is_cache(o->type) && loc[SCC_LOC_CACHE] < 0
+                   && hwloc_get_nbobjs_inside_cpuset_by_type(topo, o->cpuset, HWLOC_OBJ_CORE) > 1) {
+            /* caches of different levels number separately: keep the depth in the id */
+            loc[SCC_LOC_CACHE] = (int32_t) ((o->depth & 0xff) << 20 | (o->logical_index & 0xfffff));
+        }
+    }
+    for (numa = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, NULL); NULL != numa;
+         numa = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, numa)) {
+        if (NULL != numa->cpuset && hwloc_bitmap_isincluded(set, numa->cpuset)) {
+            loc[SCC_LOC_NUMA] = (int32_t) numa->logical_index;
+            break;
+        }
+    }
+    if (!loc[SCC_LOC_BOUND]) {
+        snprintf(my_bind_note, sizeof(my_bind_note), "not bound");
+    } else if (loc[SCC_LOC_CORE] < 0) {
+        snprintf(my_bind_note, sizeof(my_bind_note), "bound to more than one core");
+    } else {
+        snprintf(my_bind_note, sizeof(my_bind_note), "bound to core %d", (int) loc[SCC_LOC_CORE]);
+    }
+    hwloc_bitmap_free(set);
+}
+
+static void discover(int32_t *loc)
+{
+    hwloc_topology_t topo = NULL;
+    bool own = false;
+    scc_probe_cfg_t cfg;
+
+    for (int i = 0; i < SCC_LOC_COUNT; ++i) {
+        loc[i] = -1;
+    }
+    loc[SCC_LOC_MAGIC] = SCC_LOC_MAGIC_VALUE;
+    loc[SCC_LOC_BOUND] = 0;
+    snprintf(my_bind_note, sizeof(my_bind_note), "binding unknown (no hwloc topology)");
+
+    topo = scc_ompi_topology();
+    if (NULL == topo) {
+        if (0 == hwloc_topology_init(&topo) && 0 == hwloc_topology_load(topo)) {
+            own = true;
+        } else {
+            topo = NULL;
+        }
+    }
+    if (NULL != topo) {
+        locate_hwloc(topo, loc);
+        if (own) {
+            hwloc_topology_destroy(topo);
+        }
+    }
+
+    cfg.coreid = str_or_empty(p_coreid);
+    cfg.coreid_file = str_or_empty(p_coreid_file);
+    cfg.crb_device = str_or_empty(p_crb_device);
+    cfg.world_rank = (int) OMPI_PROC_MY_NAME->vpid;
+    loc[SCC_LOC_SCC] = scc_probe_coreid(&cfg, my_probe_how, sizeof(my_probe_how));
+}
+
+int mca_coll_scc_topo_open(void)
+{
+    int rc;
+
+    /* ompi_info opens components too: no runtime, nothing to find or publish */
+    if (!ompi_rte_initialized) {
+        return OMPI_SUCCESS;
+    }
+    discover(my_loc);
+    my_loc_ready = 1;
+    SCC_VERBOSE(3, "coll:scc: world rank %d: %s; core %d pu %d package %d numa %d cache %d; "
+                "SCC: %s", (int) OMPI_PROC_MY_NAME->vpid, my_bind_note, (int) my_loc[SCC_LOC_CORE],
+                (int) my_loc[SCC_LOC_PU], (int) my_loc[SCC_LOC_PACKAGE],
+                (int) my_loc[SCC_LOC_NUMA], (int) my_loc[SCC_LOC_CACHE], my_probe_how);
+    /* component open comes before the modex fence of MPI_Init: local peers read it later */
+    rc = scc_modex_publish(my_loc, sizeof(my_loc));
+    if (OMPI_SUCCESS != rc) {
+        SCC_VERBOSE(2, "coll:scc: this process's location is not published (%d); "
+                    "communicators will exchange locations by allgather", rc);
+    }
+    return OMPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- the user's mesh, parsed once */
+
+static struct {
+    int done;
+    int ok;
+    const char *param;          /* the parameter at fault */
+    const char *topic;          /* help topic */
+    scc_mesh_err_t err;
+    scc_mesh_dims_t dims;
+    scc_mesh_map_t map;
+    int shown;
+} user;
+
+static char *read_file(const char *path, scc_mesh_err_t *err)
+{
+    FILE *f = fopen(path, "r");
+    char *buf;
+    size_t got;
+
+    if (NULL == f) {
+        snprintf(err->msg, sizeof(err->msg), "%s", strerror(errno));
+        return NULL;
+    }
+    buf = malloc(SCC_MAP_FILE_MAX + 1);
+    if (NULL == buf) {
+        fclose(f);
+        snprintf(err->msg, sizeof(err->msg), "out of memory");
+        return NULL;
+    }
+    got = fread(buf, 1, SCC_MAP_FILE_MAX + 1, f);
+    fclose(f);
+    if (got > SCC_MAP_FILE_MAX) {
+        free(buf);
+        snprintf(err->msg, sizeof(err->msg), "larger than %d bytes", SCC_MAP_FILE_MAX);
+        return NULL;
+    }
+    buf[got] = '\0';
+    return buf;
+}
+
+static void parse_user_mesh(void)
+{
+    const char *map = str_or_empty(p_map), *file = str_or_empty(p_map_file);
+    char *text = NULL;
+
+    user.done = 1;
+    user.ok = 0;
+    if (SCC_MESH_OK != scc_mesh_parse_dims(p_mesh, &user.dims, &user.err)) {
+        user.param = "coll_scc_mesh";
+        user.topic = "mesh-dims";
+        return;
+    }
+    if ('\0' != map[0] && '\0' != file[0]) {
+        user.param = "coll_scc_mesh_map";
+        user.topic = "mesh-map-both";
+        return;
+    }
+    if ('\0' != file[0]) {
+        text = read_file(file, &user.err);
+        if (NULL == text) {
+            user.param = "coll_scc_mesh_map_file";
+            user.topic = "mesh-map-file";
+            return;
+        }
+        map = text;
+    }
+    if (SCC_MESH_OK != scc_mesh_parse_map(map, &user.dims, &user.map, &user.err)) {
+        user.param = ('\0' != file[0]) ? "coll_scc_mesh_map_file" : "coll_scc_mesh_map";
+        user.topic = "mesh-map";
+        free(text);
+        return;
+    }
+    free(text);
+    user.ok = 1;
+}
+
+static void show_user_error(void)
+{
+    char dims[64];
+
+    if (user.shown) {
+        return;
+    }
+    user.shown = 1;
+    snprintf(dims, sizeof(dims), "%dx%dx%d", user.dims.X, user.dims.Y, user.dims.K);
+    if (0 == strcmp(user.topic, "mesh-dims")) {
+        mca_coll_scc_show_help("mesh-dims", str_or_empty(p_mesh), user.err.msg);
+    } else if (0 == strcmp(user.topic, "mesh-map-both")) {
+        mca_coll_scc_show_help("mesh-map-both", str_or_empty(p_map), str_or_empty(p_map_file));
+    } else if (0 == strcmp(user.topic, "mesh-map-file")) {
+        mca_coll_scc_show_help("mesh-map-file", str_or_empty(p_map_file), user.err.msg);
+    } else {
+        mca_coll_scc_show_help("mesh-map", user.param,
+                               0 == strcmp(user.param, "coll_scc_mesh_map_file")
+                                   ? str_or_empty(p_map_file) : "given inline",
+                               dims, scc_mesh_status_name(user.err.status), user.err.msg);
+    }
+}
+
+void mca_coll_scc_topo_close(void)
+{
+    scc_mesh_map_free(&user.map);
+    memset(&user, 0, sizeof(user));
+    my_loc_ready = 0;
+}
+
+/* ---------------------------------------------------------------- the exchange */
+
+static int exchange(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, int32_t *locs,
+                    int *how)
+{
+    const int n = ompi_comm_size(comm);
+    int missing;
+
+    if (0 == p_exchange) {
+        missing = 0;
+        /* every member, this process included, reads the same published data, so all
+         * agree on whether the allgather below is needed */
+        for (int i = 0; i < n; ++i) {
+            ompi_proc_t *proc = ompi_comm_peer_lookup(comm, i);
+            void *data = NULL;
+            size_t size = 0;
+            int rc = OMPI_ERR_NOT_FOUND;
+
+            if (NULL != proc) {
+                rc = scc_modex_lookup(proc, &data, &size);
+            }
+            if (OMPI_SUCCESS == rc && sizeof(my_loc) == size
+                && SCC_LOC_MAGIC_VALUE == ((int32_t *) data)[SCC_LOC_MAGIC]) {
+                memcpy(locs + (size_t) i * SCC_LOC_COUNT, data, sizeof(my_loc));
+            } else {
+                missing++;
+            }
+            free(data);
+        }
+        if (0 == missing) {
+            *how = 1;
+            return OMPI_SUCCESS;
+        }
+        SCC_VERBOSE(2, "coll:scc: comm %u (%s): %d of %d locations missing from the modex; "
+                    "exchanging them by allgather", SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
+                    missing, n);
+    }
+    *how = 2;
+    return m->prev_allgather.fn(my_loc, SCC_LOC_COUNT, MPI_INT, locs, SCC_LOC_COUNT, MPI_INT,
+                                comm, m->prev_allgather.module);
+}
+
+/* ---------------------------------------------------------------- placements */
+
+/* Shows a per-communicator help message once per process and topic, from the communicator's rank 0. */
+static bool shown_once(int comm_rank, unsigned bit)
+{
+    static unsigned shown;
+    if (0 != comm_rank || (shown & bit)) {
+        return false;
+    }
+    shown |= bit;
+    return true;
+}
+
+#define SHOWN_PLACE   0x1u
+#define SHOWN_UNBOUND 0x2u
+#define SHOWN_CORE    0x4u
+#define SHOWN_DUP     0x8u
+
+static int loc_of(const int32_t *locs, int r, int field)
+{
+    return (int) locs[(size_t) r * SCC_LOC_COUNT + field];
+}
+
+/* A user-described mesh; returns true when it placed the communicator. */
+static bool place_user(struct ompi_communicator_t *comm, const int32_t *locs, int *keys, int *pos,
+                       scc_topo_t *t)
+{
+    const int n = ompi_comm_size(comm), me = ompi_comm_rank(comm);
+    int key = p_key, unbound = 0;
+    scc_mesh_err_t err;
+    char dims[64];
+
+    if (!user.done) {
+        parse_user_mesh();
+    }
+    if (!user.ok) {
+        /* the same for every process: MPI_COMM_WORLD's rank 0 tells it, once */
+        if (0 == OMPI_PROC_MY_NAME->vpid) {
+            show_user_error();
+        }
+        snprintf(t->note, sizeof(t->note), "bad mesh description in %s", user.param);
+        return false;
+    }
+    snprintf(dims, sizeof(dims), "%dx%dx%d", user.dims.X, user.dims.Y, user.dims.K);
+
+    for (int r = 0; r < n; ++r) {
+        unbound += (loc_of(locs, r, SCC_LOC_CORE) < 0);
+    }
+    if (SCC_TOPO_KEY_AUTO == key) {
+        key = SCC_TOPO_KEY_CORE;
+        if (unbound > 0) {
+            key = SCC_TOPO_KEY_RANK;
+        }
+        for (int r = 1; r < n && SCC_TOPO_KEY_CORE == key; ++r) {
+            for (int q = 0; q < r; ++q) {
+                if (loc_of(locs, q, SCC_LOC_CORE) == loc_of(locs, r, SCC_LOC_CORE)) {
+                    key = SCC_TOPO_KEY_RANK;
+                    break;
+                }
+            }
+        }
+    }
+    t->key = (scc_topo_key_t) key;
+    if (SCC_TOPO_KEY_CORE == key && unbound > 0) {
+        if (shown_once(me, SHOWN_UNBOUND)) {
+            mca_coll_scc_show_help("mesh-unbound", unbound, n, SCC_COMM_CID(comm),
+                                   SCC_COMM_NAME(comm));
+        }
+        snprintf(t->note, sizeof(t->note), "%d of %d processes not bound to a core, "
+                 "coll_scc_mesh_key core", unbound, n);
+        return false;
+    }
+    for (int r = 0; r < n; ++r) {
+        if (SCC_TOPO_KEY_CORE == key) {
+            keys[r] = loc_of(locs, r, SCC_LOC_CORE);
+        } else {
+            keys[r] = (int) ompi_comm_peer_lookup(comm, r)->super.proc_name.vpid;
+        }
+    }
+    if (SCC_MESH_OK != scc_mesh_map_place(&user.map, n, keys, pos, &err)
+        || SCC_MESH_OK != scc_mesh_build(&t->mesh, &user.dims, n, pos, &err)) {
+        if (shown_once(me, SHOWN_PLACE)) {
+            mca_coll_scc_show_help("mesh-place", n, SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
+                                   dims, key_name(key), scc_mesh_status_name(err.status),
+                                   err.msg);
+        }
+        snprintf(t->note, sizeof(t->note), "cannot place on the %s mesh: %s", dims,
+                 scc_mesh_status_name(err.status));
+        return false;
+    }
+    t->kind = SCC_TOPO_MESH;
+    t->source = SCC_TOPO_SRC_USER;
+    snprintf(t->note, sizeof(t->note), "coll_scc_mesh, key %s", key_name(key));
+    return true;
+}
+
+/* Every member on an SCC core: 1 placed, 0 not an SCC, -1 an SCC misconfigured (stay flat). */
+static int place_chip(struct ompi_communicator_t *comm, const int32_t *locs, int *pos,
+                      scc_topo_t *t)
+{
+    static const scc_mesh_dims_t chip = { SCC_CHIP_X, SCC_CHIP_Y, SCC_CHIP_K };
+    const int n = ompi_comm_size(comm), me = ompi_comm_rank(comm);
+    int on_chip = 0, invalid = 0;
+    scc_mesh_err_t err;
+
+    for (int r = 0; r < n; ++r) {
+        int id = loc_of(locs, r, SCC_LOC_SCC);
+        on_chip += (id >= 0);
+        invalid += (SCC_PROBE_INVALID == id);
+        pos[r] = id;
+    }
+    if (invalid > 0 && 0 == OMPI_PROC_MY_NAME->vpid && shown_once(0, SHOWN_CORE)) {
+        mca_coll_scc_show_help("scc-coreid", invalid, n, SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
+                               SCC_PROBE_INVALID == my_loc[SCC_LOC_SCC]
+                                   ? my_probe_how : "(see the processes concerned)");
+    }
+    if (invalid > 0) {
+        snprintf(t->note, sizeof(t->note), "%d of %d processes with a bad SCC core id setting",
+                 invalid, n);
+        return -1;
+    }
+    if (0 == on_chip) {
+        return 0;
+    }
+    if (on_chip < n) {
+        snprintf(t->note, sizeof(t->note), "only %d of %d processes on SCC cores", on_chip, n);
+        return -1;
+    }
+    if (SCC_MESH_OK != scc_mesh_build(&t->mesh, &chip, n, pos, &err)) {
+        if (shown_once(me, SHOWN_DUP)) {
+            mca_coll_scc_show_help("scc-duplicate", SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
+                                   err.msg);
+        }
+        snprintf(t->note, sizeof(t->note), "SCC core ids: %s", scc_mesh_status_name(err.status));
+        return -1;
+    }
+    t->kind = SCC_TOPO_MESH;
+    t->source = SCC_TOPO_SRC_CHIP;
+    snprintf(t->note, sizeof(t->note), "SCC chip");
+    return 1;
+}
+
+/* hwloc domains x cores; returns true when it placed the communicator. */
+static bool place_domains(struct ompi_communicator_t *comm, const int32_t *locs, int *dom,
+                          int *pos, scc_topo_t *t)
+{
+    static const int levels[] = { SCC_TOPO_DOM_PACKAGE, SCC_TOPO_DOM_NUMA, SCC_TOPO_DOM_CACHE };
+    const int n = ompi_comm_size(comm);
+    int unknown_levels = 0;
+
+    if (SCC_TOPO_DOM_NONE == p_domains) {
+        return false;
+    }
+    for (int li = 0; li < 3; ++li) {
+        const int level = levels[li];
+        const int field = SCC_TOPO_DOM_PACKAGE == level ? SCC_LOC_PACKAGE
+                          : SCC_TOPO_DOM_NUMA == level ? SCC_LOC_NUMA : SCC_LOC_CACHE;
+        int unknown = 0, distinct = 0;
+        scc_mesh_dims_t d;
+        int *order;
+
+        if (SCC_TOPO_DOM_AUTO != p_domains && level != p_domains) {
+            continue;
+        }
+        for (int r = 0; r < n; ++r) {
+            dom[r] = loc_of(locs, r, field);
+            unknown += (dom[r] < 0);
+        }
+        if (unknown > 0) {
+            unknown_levels++;
+            continue;
+        }
+        for (int r = 0; r < n; ++r) {
+            bool seen = false;
+            for (int q = 0; q < r && !seen; ++q) {
+                seen = (dom[q] == dom[r]);
+            }
+            distinct += !seen;
+        }
+        if (SCC_TOPO_DOM_AUTO == p_domains && distinct < 2) {
+            continue;
+        }
+        /* inside a domain, processes go in core order (then rank order) */
+        order = malloc(n * sizeof(int));
+        if (NULL == order) {
+            return false;
+        }
+        for (int r = 0; r < n; ++r) {
+            order[r] = loc_of(locs, r, SCC_LOC_CORE);
+        }
+        if (0 != scc_mesh_place_domains(n, dom, order, &d, pos)
+            || SCC_MESH_OK != scc_mesh_build(&t->mesh, &d, n, pos, NULL)) {
+            free(order);
+            return false;
+        }
+        free(order);
+        t->kind = SCC_TOPO_DOMAINS;
+        t->source = SCC_TOPO_SRC_HWLOC;
+        t->domain = (scc_topo_domain_t) level;
+        snprintf(t->note, sizeof(t->note), "%d %s domains", distinct, domain_name(level));
+        return true;
+    }
+    if (t->nunbound > 0) {
+        snprintf(t->note, sizeof(t->note), "%d of %d processes not bound to a core: hwloc "
+                 "domains unused", t->nunbound, n);
+    } else if (unknown_levels > 0 && SCC_TOPO_DOM_AUTO != p_domains) {
+        snprintf(t->note, sizeof(t->note), "some processes span several %s domains",
+                 domain_name(p_domains));
+    } else {
+        snprintf(t->note, sizeof(t->note), "no mesh described, not an SCC, one hwloc domain");
+    }
+    return false;
+}
+
+static void set_views(scc_topo_t *t)
+{
+    scc_mesh_grid(&t->mesh, &t->grid);
+    scc_mesh_tiles(&t->mesh, &t->tiles);
+}
+
+int mca_coll_scc_topo_build(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
+                            scc_topo_t *t)
+{
+    const int n = ompi_comm_size(comm);
+    int32_t *locs = NULL;
+    int *a = NULL, *b = NULL;
+    int rc = OMPI_SUCCESS, how = 0;
+    bool placed = false;
+
+    memset(t, 0, sizeof(*t));
+    t->kind = SCC_TOPO_FLAT;
+    if (!my_loc_ready) {
+        discover(my_loc);
+        my_loc_ready = 1;
+    }
+    locs = malloc((size_t) n * sizeof(my_loc));
+    a = malloc(n * sizeof(int));
+    b = malloc(n * sizeof(int));
+    if (NULL == locs || NULL == a || NULL == b) {
+        rc = OMPI_ERR_OUT_OF_RESOURCE;
+        snprintf(t->note, sizeof(t->note), "out of memory");
+        goto flat;
+    }
+    rc = exchange(m, comm, locs, &how);
+    if (OMPI_SUCCESS != rc) {
+        snprintf(t->note, sizeof(t->note), "location exchange failed (%d)", rc);
+        goto flat;
+    }
+    t->exchanged = how;
+    for (int r = 0; r < n; ++r) {
+        t->nunbound += (loc_of(locs, r, SCC_LOC_CORE) < 0);
+    }
+
+    if ('\0' != str_or_empty(p_mesh)[0]) {
+        placed = place_user(comm, locs, a, b, t);
+    } else {
+        int chip = place_chip(comm, locs, b, t);
+        placed = (chip > 0) || (0 == chip && place_domains(comm, locs, a, b, t));
+    }
+
+flat:
+    if (!placed) {
+        scc_mesh_free(&t->mesh);
+        t->kind = SCC_TOPO_FLAT;
+        t->source = SCC_TOPO_SRC_NONE;
+        if (SCC_MESH_OK != scc_mesh_build_flat(&t->mesh, n) && OMPI_SUCCESS == rc) {
+            rc = OMPI_ERR_OUT_OF_RESOURCE;
+        }
+    }
+    set_views(t);
+    free(locs);
+    free(a);
+    free(b);
+    return rc;
+}
+
+void mca_coll_scc_topo_free(scc_topo_t *t)
+{
+    scc_mesh_free(&t->mesh);
+    memset(t, 0, sizeof(*t));
+}
+
+/* ---------------------------------------------------------------- table and reports */
+
+void mca_coll_scc_topo_table(const scc_topo_t *t, scc_select_table_t *table)
+{
+    const mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+    scc_select_params_t p;
+    scc_select_topo_t st;
+
+    scc_select_params_default(&p);
+    for (int c = 0; c < SCC_COLL_COUNT; ++c) {
+        p.force[c] = cs->force[c];
+    }
+    p.line_max = cs->line_max;
+    p.tree_max = cs->tree_max;
+    p.ring_min = cs->ring_min;
+    p.dopl_min = cs->dopl_min;
+    st.kind = t->kind;
+    st.n = t->mesh.n;
+    st.grid_ok = t->mesh.grid_tail_only;
+    scc_select_build(table, &st, &p);
+}
+
+int mca_coll_scc_topo_describe(const scc_topo_t *t, char *buf, size_t len)
+{
+    const scc_mesh_dims_t *d = &t->mesh.dims;
+    const char *how = 1 == t->exchanged ? "modex" : 2 == t->exchanged ? "allgather" : "none";
+
+    switch (t->kind) {
+    case SCC_TOPO_MESH:
+        return snprintf(buf, len, "mesh %dx%dx%d (%s), %d of %d tiles, grid %dx%d%s; "
+                        "locations by %s", d->X, d->Y, d->K, t->note, t->mesh.ntiles_used,
+                        d->X * d->Y, t->mesh.R, t->mesh.C,
+                        t->mesh.grid_tail_only ? "" : " with holes", how);
+    case SCC_TOPO_DOMAINS:
+        return snprintf(buf, len, "domains %dx%d (%s), grid %dx%d%s; locations by %s", d->Y,
+                        d->X, t->note, t->mesh.R, t->mesh.C,
+                        t->mesh.grid_tail_only ? "" : " with holes", how);
+    default:
+        return snprintf(buf, len, "flat (%s), grid %dx%d; locations by %s", t->note, t->mesh.R,
+                        t->mesh.C, how);
+    }
+}
+
+void mca_coll_scc_topo_report(const mca_coll_scc_module_t *m, const char *transport)
+{
+    const scc_topo_t *t = &m->topo;
+    char line[512];
+
+    if (mca_coll_scc_component.verbose >= 3 && t->mesh.n > m->rank && m->rank >= 0) {
+        const int r = m->rank;
+        SCC_VERBOSE(3, "coll:scc: comm %u (%s) rank %d at (%d,%d,%d) tile %d grid (%d,%d); %s; "
+                    "SCC: %s", m->cid, m->name, r, t->mesh.x[r], t->mesh.y[r], t->mesh.z[r],
+                    t->mesh.tile_of[r], t->mesh.grid_row[r], t->mesh.grid_col[r], my_bind_note,
+                    my_probe_how);
+    }
+    if (mca_coll_scc_component.verbose < 1 || 0 != m->rank) {
+        return;
+    }
+    mca_coll_scc_topo_describe(t, line, sizeof(line));
+    SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: topology %s; transport %s", m->cid, m->name,
+                m->size, line, NULL == transport ? "none" : transport);
+    for (int c = 0; c < SCC_COLL_COUNT; ++c) {
+        scc_select_format(&m->select, (scc_coll_t) c, line, sizeof(line));
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s)   %-21s %s", m->cid, m->name,
+                    scc_coll_name((scc_coll_t) c), line);
+    }
+}

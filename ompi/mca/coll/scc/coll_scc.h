@@ -47,7 +47,7 @@ typedef struct mca_coll_scc_component_t {
     int cma_min;
 } mca_coll_scc_component_t;
 
-OMPI_MODULE_DECLSPEC extern mca_coll_scc_component_t mca_coll_scc_component;
+SCC_MODULE_DECLSPEC extern mca_coll_scc_component_t mca_coll_scc_component;
 
 #define SCC_NSCRATCH 3
 
@@ -71,9 +71,11 @@ typedef struct mca_coll_scc_module_t {
     SCC_FOREACH_COLL(SCC_PREV_FIELD)
 
     scc_state_t state;
+    bool disabled;                      /* coll_module_disable ran (it runs once per function) */
     int rank, size;
     scc_alg_t deflt[SCC_COLL_COUNT];    /* algorithm when none is forced */
     unsigned cid;                       /* for the verbose reports */
+    scc_comm_uid_t uid;                 /* the same on every process of the communicator */
     char name[64];
 
     struct scc_xport *xp;               /* the transport, once set up */
@@ -101,6 +103,10 @@ int mca_coll_scc_register_params(void);
 /* Sets the communicator up on its first collective; returns true when the
  * component serves it (false: every call goes to the fallback). */
 bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm);
+
+/* Releases what setup attached, while the communicator is still valid (from the module's
+ * disable, once). */
+void mca_coll_scc_teardown(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm);
 
 static inline bool mca_coll_scc_ready(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
 {

@@ -15,13 +15,19 @@
 static long tb_cases, tb_failures;
 static const char *tb_prog = "test";
 
+/* Counts a check (threads may call it). */
+static inline void tb_case(void)
+{
+    __atomic_fetch_add(&tb_cases, 1, __ATOMIC_RELAXED);
+}
+
 /* Reports a failure (the first few per rank in full). */
 static void tb_fail(const char *fmt, ...)
 {
     int rank;
     va_list ap;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (tb_failures++ < 10) {
+    if (__atomic_fetch_add(&tb_failures, 1, __ATOMIC_RELAXED) < 10) {
         fprintf(stderr, "%s: rank %d: FAIL: ", tb_prog, rank);
         va_start(ap, fmt);
         vfprintf(stderr, fmt, ap);

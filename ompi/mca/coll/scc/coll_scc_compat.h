@@ -57,7 +57,7 @@
  *      into comm->c_coll and retains the module once per function.  The module does not
  *      install itself in 4.1 or 5.0 (the MCA_COLL_INSTALL_API / MCA_COLL_SAVE_API protocol,
  *      where enable installs and disable restores, is Open MPI main's coll API 3.0.0 and is
- *      in no 5.0.x release).
+ *      in no 5.0.x release up to 5.0.10).
  *   4. When the communicator is freed, mca_coll_base_comm_unselect() calls the
  *      coll_module_disable of the module installed for each function, once per function (so
  *      a module serving ten collectives is disabled ten times), then releases it.  The
@@ -200,8 +200,12 @@ static inline int scc_retain_datatypes_w(ompi_request_t *req, ompi_datatype_t *c
  * A blocking collective owns its tag on a communicator while it runs, in both series. */
 #define SCC_COLL_TAG(NAME) (MCA_COLL_BASE_TAG_##NAME)
 
-#define SCC_COLL_TAG_FIRST MCA_COLL_BASE_TAG_ALLGATHER  /* -10 in 4.1 and 5.0 */
-#define SCC_COLL_TAG_LAST MCA_COLL_BASE_TAG_SCATTERV    /* -26 in 4.1 and 5.0 */
+#define SCC_COLL_TAG_FIRST MCA_COLL_BASE_TAG_ALLGATHER
+#define SCC_COLL_TAG_LAST MCA_COLL_BASE_TAG_SCATTERV
+
+_Static_assert(SCC_COLL_TAG_FIRST == -10 && SCC_COLL_TAG_LAST == -26
+               && SCC_COLL_TAG(BCAST) == -17 && SCC_COLL_TAG(ALLREDUCE) == -12,
+               "the blocking collective tags moved: check every use of SCC_COLL_TAG");
 
 /* ---------------------------------------------------------------- progress */
 

@@ -32,6 +32,7 @@ typedef struct mca_coll_scc_component_t {
     int verbose;
     int output;                         /* opal_output stream */
     int force[SCC_COLL_COUNT];          /* coll_scc_<coll>_algorithm: scc_alg_t */
+    int barrier_radix;                  /* peers per dissemination round, 0: all at once */
 
     /* transports (coll_scc_xport.c) */
     int transport;                      /* scc_xport_kind_t, SCC_XPORT_NONE = auto */
@@ -49,7 +50,10 @@ typedef struct mca_coll_scc_component_t {
 
 SCC_MODULE_DECLSPEC extern mca_coll_scc_component_t mca_coll_scc_component;
 
-#define SCC_NSCRATCH 3
+/* Scratch buffers of a module: 0-2 for the algorithms, 3-4 for packed views of user data */
+#define SCC_NSCRATCH 5
+#define SCC_SCRATCH_IN 3
+#define SCC_SCRATCH_OUT 4
 
 /* Per-communicator state of the module */
 typedef enum {

@@ -1,13 +1,64 @@
 /* coll_scc_allgather.c: MPI_Allgather: choose an algorithm, or hand the call to the fallback. */
 #include "coll_scc.h"
+#include "coll_scc_flat.h"
+
+#include "ompi/datatype/ompi_datatype.h"
 
 int mca_coll_scc_allgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
                            void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
                            struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
+    size_t size, bytes, n;
+    const char *in;
+    char *out;
+    bool packed;
+    scc_alg_t alg;
+    int rc;
 
-    (void) mca_coll_scc_ready(m, comm);
+    if (OPAL_UNLIKELY(!mca_coll_scc_ready(m, comm))) {
+        goto fallback;
+    }
+    n = (size_t) m->size;
+    ompi_datatype_type_size(rdtype, &size);
+    bytes = size * (size_t) rcount;
+    alg = mca_coll_scc_pick(m, SCC_COLL_ALLGATHER, bytes);
+    if (SCC_ALG_FLAT != alg) {
+        goto fallback;
+    }
+    mca_coll_scc_count(m, SCC_COLL_ALLGATHER, alg);
+    if (0 == bytes) {
+        return OMPI_SUCCESS;
+    }
+    out = scc_view_out(m, rbuf, (size_t) rcount * n, rdtype, bytes * n, &packed);
+    if (NULL == out) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    if (MPI_IN_PLACE == sbuf) {
+        in = out + (size_t) m->rank * bytes;
+        if (packed) {
+            ptrdiff_t ext;
+            ompi_datatype_type_extent(rdtype, &ext);
+            rc = scc_dtype_pack((char *) rbuf + (ptrdiff_t) m->rank * rcount * ext,
+                                (size_t) rcount, rdtype, (char *) in, bytes);
+            if (OMPI_SUCCESS != rc) {
+                return rc;
+            }
+        }
+    } else {
+        in = scc_view_in(m, sbuf, (size_t) scount, sdtype, bytes);
+        if (NULL == in) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+    }
+    rc = mca_coll_scc_allgather_flat(m, in, out, bytes);
+    if (OMPI_SUCCESS == rc) {
+        rc = scc_view_out_done(rbuf, (size_t) rcount * n, rdtype, out, bytes * n, packed);
+    }
+    return rc;
+
+fallback:
     mca_coll_scc_count(m, SCC_COLL_ALLGATHER, SCC_ALG_FALLBACK);
-    return m->prev_allgather.fn(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, m->prev_allgather.module);
+    return m->prev_allgather.fn(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm,
+                                m->prev_allgather.module);
 }

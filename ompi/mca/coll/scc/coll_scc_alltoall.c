@@ -1,13 +1,64 @@
 /* coll_scc_alltoall.c: MPI_Alltoall: choose an algorithm, or hand the call to the fallback. */
+#include <string.h>
+
 #include "coll_scc.h"
+#include "coll_scc_flat.h"
+
+#include "ompi/datatype/ompi_datatype.h"
 
 int mca_coll_scc_alltoall(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
                           void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
                           struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
+    size_t size, bytes, n;
+    const char *in;
+    char *out;
+    bool packed;
+    scc_alg_t alg;
+    int rc;
 
-    (void) mca_coll_scc_ready(m, comm);
+    if (OPAL_UNLIKELY(!mca_coll_scc_ready(m, comm))) {
+        goto fallback;
+    }
+    n = (size_t) m->size;
+    ompi_datatype_type_size(rdtype, &size);
+    bytes = size * (size_t) rcount;
+    alg = mca_coll_scc_pick(m, SCC_COLL_ALLTOALL, bytes);
+    if (SCC_ALG_FLAT != alg) {
+        goto fallback;
+    }
+    mca_coll_scc_count(m, SCC_COLL_ALLTOALL, alg);
+    if (0 == bytes) {
+        return OMPI_SUCCESS;
+    }
+    if (MPI_IN_PLACE == sbuf) {
+        /* the blocks to send are in rbuf, which receives: send from a copy */
+        ptrdiff_t lb;
+        if (scc_dtype_contig(rdtype, (size_t) rcount * n, &lb)) {
+            char *copy = mca_coll_scc_scratch(m, SCC_SCRATCH_IN, bytes * n);
+            if (NULL != copy) {
+                memcpy(copy, (char *) rbuf + lb, bytes * n);
+            }
+            in = copy;
+        } else {
+            in = scc_view_in(m, rbuf, (size_t) rcount * n, rdtype, bytes * n);
+        }
+    } else {
+        in = scc_view_in(m, sbuf, (size_t) scount * n, sdtype, bytes * n);
+    }
+    out = scc_view_out(m, rbuf, (size_t) rcount * n, rdtype, bytes * n, &packed);
+    if (NULL == in || NULL == out) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    rc = mca_coll_scc_alltoall_flat(m, in, out, bytes);
+    if (OMPI_SUCCESS == rc) {
+        rc = scc_view_out_done(rbuf, (size_t) rcount * n, rdtype, out, bytes * n, packed);
+    }
+    return rc;
+
+fallback:
     mca_coll_scc_count(m, SCC_COLL_ALLTOALL, SCC_ALG_FALLBACK);
-    return m->prev_alltoall.fn(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, m->prev_alltoall.module);
+    return m->prev_alltoall.fn(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm,
+                               m->prev_alltoall.module);
 }

@@ -1,11 +1,24 @@
 /* coll_scc_barrier.c: MPI_Barrier: choose an algorithm, or hand the call to the fallback. */
 #include "coll_scc.h"
+#include "coll_scc_flat.h"
 
 int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
+    scc_alg_t alg;
 
-    (void) mca_coll_scc_ready(m, comm);
+    if (OPAL_UNLIKELY(!mca_coll_scc_ready(m, comm))) {
+        goto fallback;
+    }
+    alg = mca_coll_scc_pick(m, SCC_COLL_BARRIER, 0);
+    if (SCC_ALG_DISSEM == alg) {
+        mca_coll_scc_count(m, SCC_COLL_BARRIER, alg);
+        return mca_coll_scc_barrier_dissem(m, mca_coll_scc_component.barrier_radix > 0
+                                                  ? mca_coll_scc_component.barrier_radix
+                                                  : m->size - 1);
+    }
+
+fallback:
     mca_coll_scc_count(m, SCC_COLL_BARRIER, SCC_ALG_FALLBACK);
     return m->prev_barrier.fn(comm, m->prev_barrier.module);
 }

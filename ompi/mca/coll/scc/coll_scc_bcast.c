@@ -9,7 +9,7 @@ int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
     size_t dtsize, bytes;
-    ptrdiff_t lb;
+    bool packed = false;
     char *data;
     scc_alg_t alg;
     int rc;
@@ -27,20 +27,18 @@ int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int
     if (0 == bytes) {
         return OMPI_SUCCESS;
     }
-    if (scc_dtype_contig(dtype, (size_t) count, &lb)) {
-        return mca_coll_scc_bcast_flat(m, (char *) buff + lb, bytes, root);
+    /* the root reads its data, the others write theirs */
+    if (m->rank == root) {
+        data = (char *) scc_view_in(m, buff, (size_t) count, dtype, bytes);
+    } else {
+        data = scc_view_out(m, buff, (size_t) count, dtype, bytes, &packed);
     }
-    /* non-contiguous: move packed bytes */
-    data = mca_coll_scc_scratch(m, 0, bytes);
     if (NULL == data) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    if (m->rank == root && OMPI_SUCCESS != (rc = scc_dtype_pack(buff, count, dtype, data, bytes))) {
-        return rc;
-    }
     rc = mca_coll_scc_bcast_flat(m, data, bytes, root);
-    if (OMPI_SUCCESS == rc && m->rank != root) {
-        rc = scc_dtype_unpack(buff, count, dtype, data, bytes);
+    if (OMPI_SUCCESS == rc) {
+        rc = scc_view_out_done(buff, (size_t) count, dtype, data, bytes, packed);
     }
     return rc;
 

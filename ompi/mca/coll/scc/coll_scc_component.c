@@ -132,5 +132,11 @@ int mca_coll_scc_register_params(void)
             OBJ_RELEASE(e);
         }
     }
+    cs->barrier_radix = 0;
+    (void) mca_base_component_var_register(c, "barrier_radix",
+        "Peers each process waits for per round of the dissemination barrier (seeds/004's m); "
+        "0 waits for all others in one round",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->barrier_radix);
     return mca_coll_scc_xport_register_params();
 }

@@ -56,3 +56,36 @@ int scc_dtype_unpack(void *buf, size_t count, struct ompi_datatype_t *dt, const 
     OBJ_DESTRUCT(&conv);
     return rc;
 }
+
+const char *scc_view_in(mca_coll_scc_module_t *m, const void *buf, size_t count,
+                        struct ompi_datatype_t *dt, size_t bytes)
+{
+    ptrdiff_t lb;
+    char *p;
+    if (scc_dtype_contig(dt, count, &lb)) {
+        return (const char *) buf + lb;
+    }
+    p = mca_coll_scc_scratch(m, SCC_SCRATCH_IN, bytes + 1);
+    if (NULL == p || OMPI_SUCCESS != scc_dtype_pack(buf, count, dt, p, bytes)) {
+        return NULL;
+    }
+    return p;
+}
+
+char *scc_view_out(mca_coll_scc_module_t *m, void *buf, size_t count, struct ompi_datatype_t *dt,
+                   size_t bytes, bool *packed)
+{
+    ptrdiff_t lb;
+    if (scc_dtype_contig(dt, count, &lb)) {
+        *packed = false;
+        return (char *) buf + lb;
+    }
+    *packed = true;
+    return mca_coll_scc_scratch(m, SCC_SCRATCH_OUT, bytes + 1);
+}
+
+int scc_view_out_done(void *buf, size_t count, struct ompi_datatype_t *dt, const char *view,
+                      size_t bytes, bool packed)
+{
+    return packed ? scc_dtype_unpack(buf, count, dt, view, bytes) : OMPI_SUCCESS;
+}

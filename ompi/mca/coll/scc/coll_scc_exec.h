@@ -36,6 +36,17 @@ int scc_dtype_pack(const void *buf, size_t count, struct ompi_datatype_t *dt, vo
 int scc_dtype_unpack(void *buf, size_t count, struct ompi_datatype_t *dt, const void *in,
                      size_t bytes);
 
+/* The bytes of (buf, count, dt) to read: buf itself where contiguous, else a
+ * packed copy in the module's input scratch.  NULL on error. */
+const char *scc_view_in(mca_coll_scc_module_t *m, const void *buf, size_t count,
+                        struct ompi_datatype_t *dt, size_t bytes);
+/* Where to write the bytes of (buf, count, dt): buf itself where contiguous,
+ * else the output scratch (*packed set; scc_view_out_done unpacks it). */
+char *scc_view_out(mca_coll_scc_module_t *m, void *buf, size_t count, struct ompi_datatype_t *dt,
+                   size_t bytes, bool *packed);
+int scc_view_out_done(void *buf, size_t count, struct ompi_datatype_t *dt, const char *view,
+                      size_t bytes, bool packed);
+
 END_C_DECLS
 
 #endif /* MCA_COLL_SCC_EXEC_H */

@@ -1,29 +1,632 @@
 /* coll_scc_flat.c: the direct ("flat") algorithms -- every rank reads what it needs straight
- * from the rank that has it, through message slots or single-copy. */
+ * from the rank that has it: small messages through the sender's message slots, large ones
+ * single-copy (process_vm_readv) from the sender's own buffer where the kernel allows it.
+ *
+ * Reductions combine the n contributions of an element in one fixed order,
+ * v0 op (v1 op (... op v(n-1))), whichever rank computes it: results are the
+ * same on every rank and from run to run, and non-commutative operations are
+ * right as well. */
 #include "coll_scc_flat.h"
 
-/* The piece size for messages of len bytes read in place when allowed. */
-static inline size_t scc_piece(const scc_xport_t *x, size_t len, bool stable)
+#include <string.h>
+
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/op/op.h"
+
+/* Messages of this many bytes move single-copy (they are read in place). */
+static inline bool scc_single_copy(const scc_xport_t *x, size_t bytes)
 {
-    return (stable && x->cma && len >= x->cma_min) ? len : x->slot_size;
+    return x->cma && bytes >= x->cma_min;
 }
+
+static inline size_t scc_min(size_t a, size_t b)
+{
+    return a < b ? a : b;
+}
+
+/* Number of slot-sized pieces of a message (0 for an empty one). */
+static inline size_t scc_npieces(const scc_xport_t *x, size_t bytes)
+{
+    return (bytes + x->slot_size - 1) / x->slot_size;
+}
+
+/* acc = p[0] op (p[1] op (... op p[n-1])) over count elements. */
+static void scc_combine(struct ompi_op_t *op, const char **p, int n, char *acc, size_t count,
+                        struct ompi_datatype_t *dtype)
+{
+    if (1 == n) {
+        if (acc != p[0]) {
+            size_t sz;
+            ompi_datatype_type_size(dtype, &sz);
+            memcpy(acc, p[0], count * sz);
+        }
+        return;
+    }
+    scc_reduce3(op, p[n - 2], p[n - 1], acc, count, dtype);
+    for (int i = n - 3; i >= 0; --i) {
+        ompi_op_reduce(op, (void *) p[i], acc, count, dtype);
+    }
+}
+
+/* ------------------------------------------------------------ bcast */
 
 int mca_coll_scc_bcast_flat(mca_coll_scc_module_t *m, char *buf, size_t bytes, int root)
 {
     scc_xport_t *x = m->xp;
-    size_t piece = scc_piece(x, bytes, true);
-    uint32_t tag = 0;
     int rc = OMPI_SUCCESS;
 
     scc_xport_begin(x);
-    for (size_t off = 0; off < bytes && OMPI_SUCCESS == rc; off += piece, ++tag) {
-        size_t len = bytes - off < piece ? bytes - off : piece;
+    if (scc_single_copy(x, bytes)) {
         if (x->rank == root) {
-            rc = scc_xport_send(x, tag, buf + off, len, x->size - 1, true);
+            rc = scc_xport_expose(x, 0, buf, bytes, x->size - 1, NULL, 0);
         } else {
-            rc = scc_xport_recv(x, root, tag, buf + off, len);
+            scc_msg_hdr_t *h = scc_xport_wait(x, root, 0);
+            rc = scc_xport_read(x, root, h, 0, buf, bytes);
+            scc_xport_release(x, root, 0);
+        }
+    } else {
+        uint32_t tag = 0;
+        for (size_t off = 0; off < bytes && OMPI_SUCCESS == rc; off += x->slot_size, ++tag) {
+            size_t len = scc_min(bytes - off, x->slot_size);
+            if (x->rank == root) {
+                rc = scc_xport_send(x, tag, buf + off, len, x->size - 1, false);
+            } else {
+                rc = scc_xport_recv(x, root, tag, buf + off, len);
+            }
         }
     }
     scc_xport_end(x);
     return rc;
+}
+
+/* ------------------------------------------------------------ reductions through slots */
+
+/* Every rank publishes its data chunk by chunk; ranks in `who` (all, or only the root)
+ * combine all n contributions of each chunk into out.  root < 0: everyone combines. */
+static int scc_reduce_slots(mca_coll_scc_module_t *m, const char *sbuf, char *out, size_t count,
+                            struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root)
+{
+    scc_xport_t *x = m->xp;
+    const int n = x->size, me = x->rank;
+    size_t dtsize, per;
+    int rc = OMPI_SUCCESS;
+    bool combine = root < 0 || root == me;
+
+    ompi_datatype_type_size(dtype, &dtsize);
+    per = x->slot_size / dtsize;
+    for (size_t first = 0, c = 0; first < count && OMPI_SUCCESS == rc; first += per, ++c) {
+        size_t cnt = scc_min(per, count - first), off = first * dtsize;
+        uint32_t tag = (uint32_t) c;
+        if (root != me) {
+            rc = scc_xport_send(x, tag, sbuf + off, cnt * dtsize, root < 0 ? n - 1 : 1, false);
+        }
+        if (!combine) {
+            continue;
+        }
+        for (int i = 0; i < n; ++i) {
+            if (i == me) {
+                /* my own contribution: the copy I published (out may alias sbuf) */
+                x->pv[i] = root < 0 ? scc_xport_data(x, me, tag, scc_hdr(x, me, scc_slot_of(x, tag)))
+                                    : sbuf + off;
+            } else {
+                x->pv[i] = scc_xport_data(x, i, tag, scc_xport_wait(x, i, tag));
+            }
+        }
+        if (root == me && sbuf == out && me < n - 1) {
+            /* in place at the root: keep its own chunk before the sum overwrites it */
+            char *keep = mca_coll_scc_scratch(m, 1, cnt * dtsize);
+            if (NULL == keep) {
+                rc = OMPI_ERR_OUT_OF_RESOURCE;
+            } else {
+                memcpy(keep, sbuf + off, cnt * dtsize);
+                x->pv[me] = keep;
+            }
+        }
+        if (OMPI_SUCCESS == rc) {
+            scc_combine(op, x->pv, n, out + off, cnt, dtype);
+        }
+        for (int i = 0; i < n; ++i) {
+            if (i != me) {
+                scc_xport_release(x, i, tag);
+            }
+        }
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------ reductions single-copy */
+
+/* First and count of the elements of segment i when count elements are cut into n. */
+static inline void scc_segment(size_t count, int n, int i, size_t *first, size_t *cnt)
+{
+    size_t lo = count * (size_t) i / (size_t) n, hi = count * (size_t) (i + 1) / (size_t) n;
+    *first = lo;
+    *cnt = hi - lo;
+}
+
+/* Reduce-scatter, single copy: every rank exposes its input (tag 0) and combines
+ * elements [first, first+cnt) of all inputs into out, in pieces that stay in cache. */
+static int scc_rs_cma(mca_coll_scc_module_t *m, const char *sbuf, size_t first, size_t cnt,
+                      char *out, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                      scc_msg_hdr_t **hdrs)
+{
+    scc_xport_t *x = m->xp;
+    const int n = x->size, me = x->rank;
+    size_t dtsize, per;
+    char *bounce;
+    int rc = OMPI_SUCCESS;
+
+    ompi_datatype_type_size(dtype, &dtsize);
+    per = scc_min(cnt, (size_t) 65536 / dtsize + 1);
+    bounce = mca_coll_scc_scratch(m, 2, 2 * per * dtsize);
+    if (NULL == bounce) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    for (size_t done = 0; done < cnt && OMPI_SUCCESS == rc; done += per) {
+        size_t k = scc_min(per, cnt - done), off = (first + done) * dtsize, len = k * dtsize;
+        char *acc = out + done * dtsize;
+        char *mine = NULL;
+
+        if (sbuf == out - first * dtsize || sbuf + off == acc) {
+            /* my input and my result overlap: keep my piece before it is overwritten */
+            mine = bounce + len;
+            memcpy(mine, sbuf + off, len);
+        }
+        /* acc = v(n-1), then v(i) op acc downwards */
+        if (n - 1 == me) {
+            if (acc != sbuf + off) {
+                memcpy(acc, mine ? mine : sbuf + off, len);
+            }
+        } else {
+            rc = scc_xport_read(x, n - 1, hdrs[n - 1], off, acc, len);
+        }
+        for (int i = n - 2; i >= 0 && OMPI_SUCCESS == rc; --i) {
+            const char *src;
+            if (i == me) {
+                src = mine ? mine : sbuf + off;
+            } else {
+                rc = scc_xport_read(x, i, hdrs[i], off, bounce, len);
+                src = bounce;
+            }
+            ompi_op_reduce(op, (void *) src, acc, k, dtype);
+        }
+    }
+    return rc;
+}
+
+/* Waits for every peer's exposed input (tag) and keeps their headers in hdrs. */
+static void scc_wait_all(scc_xport_t *x, uint32_t tag, scc_msg_hdr_t **hdrs)
+{
+    for (int i = 0; i < x->size; ++i) {
+        hdrs[i] = i == x->rank ? NULL : scc_xport_wait(x, i, tag);
+    }
+}
+
+static void scc_release_all(scc_xport_t *x, uint32_t tag)
+{
+    for (int i = 0; i < x->size; ++i) {
+        if (i != x->rank) {
+            scc_xport_release(x, i, tag);
+        }
+    }
+}
+
+/* Waits until my readers are done with what I exposed (before I overwrite it). */
+static void scc_wait_readers(scc_xport_t *x, uint32_t tag)
+{
+    int slot = scc_slot_of(x, tag);
+    scc_wait_ge(x, &scc_ack(x, x->rank, slot)->v, x->expected[slot]);
+}
+
+int mca_coll_scc_allreduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                                size_t count, struct ompi_datatype_t *dtype,
+                                struct ompi_op_t *op)
+{
+    scc_xport_t *x = m->xp;
+    size_t dtsize, first, cnt;
+    scc_msg_hdr_t **hdrs = (scc_msg_hdr_t **) x->pv;
+    int rc;
+
+    ompi_datatype_type_size(dtype, &dtsize);
+    scc_xport_begin(x);
+    if (!scc_single_copy(x, count * dtsize)) {
+        rc = scc_reduce_slots(m, sbuf, rbuf, count, dtype, op, -1);
+        scc_xport_end(x);
+        return rc;
+    }
+    /* reduce-scatter: I combine my segment of everyone's input into my rbuf */
+    scc_segment(count, x->size, x->rank, &first, &cnt);
+    scc_xport_expose(x, 0, sbuf, count * dtsize, x->size - 1, NULL, 0);
+    scc_wait_all(x, 0, hdrs);
+    rc = scc_rs_cma(m, sbuf, first, cnt, rbuf + first * dtsize, dtype, op, hdrs);
+    scc_release_all(x, 0);
+    if (sbuf == rbuf) {
+        scc_wait_readers(x, 0);
+    }
+    /* allgather: everyone reads the others' segments */
+    scc_xport_expose(x, 1, rbuf, count * dtsize, x->size - 1, NULL, 0);
+    scc_wait_all(x, 1, hdrs);
+    for (int i = 0; i < x->size && OMPI_SUCCESS == rc; ++i) {
+        if (i != x->rank) {
+            scc_segment(count, x->size, i, &first, &cnt);
+            rc = scc_xport_read(x, i, hdrs[i], first * dtsize, rbuf + first * dtsize,
+                                cnt * dtsize);
+        }
+    }
+    scc_release_all(x, 1);
+    scc_xport_end(x);
+    return rc;
+}
+
+int mca_coll_scc_reduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                             size_t count, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                             int root)
+{
+    scc_xport_t *x = m->xp;
+    size_t dtsize, first, cnt;
+    scc_msg_hdr_t **hdrs = (scc_msg_hdr_t **) x->pv;
+    char *seg;
+    int rc;
+
+    ompi_datatype_type_size(dtype, &dtsize);
+    scc_xport_begin(x);
+    if (!scc_single_copy(x, count * dtsize)) {
+        rc = scc_reduce_slots(m, sbuf, rbuf, count, dtype, op, root);
+        scc_xport_end(x);
+        return rc;
+    }
+    /* reduce-scatter into my segment (at the root: in rbuf) ... */
+    scc_segment(count, x->size, x->rank, &first, &cnt);
+    seg = x->rank == root ? rbuf + first * dtsize : mca_coll_scc_scratch(m, 0, cnt * dtsize + 1);
+    if (NULL == seg) {
+        scc_xport_end(x);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    scc_xport_expose(x, 0, sbuf, count * dtsize, x->size - 1, NULL, 0);
+    scc_wait_all(x, 0, hdrs);
+    rc = scc_rs_cma(m, sbuf, first, cnt, seg, dtype, op, hdrs);
+    scc_release_all(x, 0);
+    /* ... then the root gathers the segments */
+    if (x->rank != root) {
+        scc_xport_expose(x, 1, seg, cnt * dtsize, 1, NULL, 0);
+    } else {
+        if (sbuf == rbuf) {
+            scc_wait_readers(x, 0);
+        }
+        for (int i = 0; i < x->size && OMPI_SUCCESS == rc; ++i) {
+            if (i != root) {
+                scc_msg_hdr_t *h = scc_xport_wait(x, i, 1);
+                scc_segment(count, x->size, i, &first, &cnt);
+                rc = scc_xport_read(x, i, h, 0, rbuf + first * dtsize, cnt * dtsize);
+                scc_xport_release(x, i, 1);
+            }
+        }
+    }
+    scc_xport_end(x);
+    return rc;
+}
+
+int mca_coll_scc_reduce_scatter_block_flat(mca_coll_scc_module_t *m, const char *sbuf,
+                                           char *rbuf, size_t rcount,
+                                           struct ompi_datatype_t *dtype, struct ompi_op_t *op)
+{
+    scc_xport_t *x = m->xp;
+    const int n = x->size, me = x->rank;
+    size_t dtsize, total;
+    scc_msg_hdr_t **hdrs = (scc_msg_hdr_t **) x->pv;
+    int rc = OMPI_SUCCESS;
+
+    ompi_datatype_type_size(dtype, &dtsize);
+    total = rcount * dtsize * (size_t) n;
+    scc_xport_begin(x);
+    if (scc_single_copy(x, total)) {
+        scc_xport_expose(x, 0, sbuf, total, n - 1, NULL, 0);
+        scc_wait_all(x, 0, hdrs);
+        rc = scc_rs_cma(m, sbuf, rcount * (size_t) me, rcount, rbuf, dtype, op, hdrs);
+        scc_release_all(x, 0);
+        scc_xport_end(x);
+        return rc;
+    }
+    /* through slots: rank b combines block b; pieces k of block b carry tag k * n + b */
+    size_t per = x->slot_size / dtsize, npieces = (rcount + per - 1) / per;
+    for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
+        size_t first = k * per, cnt = scc_min(per, rcount - first);
+        for (int b = 0; b < n && OMPI_SUCCESS == rc; ++b) {
+            if (b != me) {
+                rc = scc_xport_send(x, (uint32_t) (k * n + b),
+                                    sbuf + ((size_t) b * rcount + first) * dtsize, cnt * dtsize,
+                                    1, false);
+            }
+        }
+        uint32_t tag = (uint32_t) (k * n + me);
+        for (int i = 0; i < n; ++i) {
+            x->pv[i] = i == me ? sbuf + ((size_t) me * rcount + first) * dtsize
+                               : scc_xport_data(x, i, tag, scc_xport_wait(x, i, tag));
+        }
+        scc_combine(op, x->pv, n, rbuf + first * dtsize, cnt, dtype);
+        scc_release_all(x, tag);
+    }
+    scc_xport_end(x);
+    return rc;
+}
+
+/* ------------------------------------------------------------ data movement */
+
+int mca_coll_scc_gather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                             size_t bytes, int root)
+{
+    scc_xport_t *x = m->xp;
+    int rc = OMPI_SUCCESS;
+
+    scc_xport_begin(x);
+    if (x->rank != root) {
+        if (scc_single_copy(x, bytes)) {
+            rc = scc_xport_expose(x, 0, sbuf, bytes, 1, NULL, 0);
+        } else {
+            for (size_t k = 0, off = 0; off < bytes && OMPI_SUCCESS == rc; ++k, off += x->slot_size) {
+                rc = scc_xport_send(x, (uint32_t) k, sbuf + off,
+                                    scc_min(x->slot_size, bytes - off), 1, false);
+            }
+        }
+    } else {
+        if (NULL != sbuf && sbuf != rbuf + (size_t) root * bytes) {
+            memcpy(rbuf + (size_t) root * bytes, sbuf, bytes);
+        }
+        for (int i = 0; i < x->size && OMPI_SUCCESS == rc; ++i) {
+            char *dst = rbuf + (size_t) i * bytes;
+            if (i == root) {
+                continue;
+            }
+            if (scc_single_copy(x, bytes)) {
+                scc_msg_hdr_t *h = scc_xport_wait(x, i, 0);
+                rc = scc_xport_read(x, i, h, 0, dst, bytes);
+                scc_xport_release(x, i, 0);
+            } else {
+                for (size_t k = 0, off = 0; off < bytes && OMPI_SUCCESS == rc; ++k, off += x->slot_size) {
+                    rc = scc_xport_recv(x, i, (uint32_t) k, dst + off,
+                                        scc_min(x->slot_size, bytes - off));
+                }
+            }
+        }
+    }
+    scc_xport_end(x);
+    return rc;
+}
+
+int mca_coll_scc_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                              size_t bytes, int root)
+{
+    scc_xport_t *x = m->xp;
+    const int n = x->size;
+    size_t total = bytes * (size_t) n;
+    int rc = OMPI_SUCCESS;
+
+    scc_xport_begin(x);
+    if (scc_single_copy(x, bytes) || total <= x->slot_size) {
+        /* one message holds everything: each reads its part */
+        if (x->rank == root) {
+            rc = scc_single_copy(x, bytes) ? scc_xport_expose(x, 0, sbuf, total, n - 1, NULL, 0)
+                                           : scc_xport_send(x, 0, sbuf, total, n - 1, false);
+            if (NULL != rbuf && rbuf != sbuf + (size_t) root * bytes) {
+                memcpy(rbuf, sbuf + (size_t) root * bytes, bytes);
+            }
+        } else {
+            scc_msg_hdr_t *h = scc_xport_wait(x, root, 0);
+            if (SCC_MSG_CMA == h->kind) {
+                rc = scc_xport_read(x, root, h, (size_t) x->rank * bytes, rbuf, bytes);
+            } else if (h->len != total) {
+                rc = MPI_ERR_TRUNCATE;
+            } else {
+                memcpy(rbuf, scc_xport_data(x, root, 0, h) + (size_t) x->rank * bytes, bytes);
+            }
+            scc_xport_release(x, root, 0);
+        }
+    } else {
+        /* piece k for rank d: tag k * n + d, sent piece-major */
+        size_t npieces = scc_npieces(x, bytes);
+        for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
+            size_t off = k * x->slot_size, len = scc_min(x->slot_size, bytes - off);
+            if (x->rank == root) {
+                for (int d = 0; d < n && OMPI_SUCCESS == rc; ++d) {
+                    if (d != root) {
+                        rc = scc_xport_send(x, (uint32_t) (k * n + d),
+                                            sbuf + (size_t) d * bytes + off, len, 1, false);
+                    }
+                }
+            } else {
+                rc = scc_xport_recv(x, root, (uint32_t) (k * n + x->rank), rbuf + off, len);
+            }
+        }
+        if (x->rank == root && NULL != rbuf && rbuf != sbuf + (size_t) root * bytes) {
+            memcpy(rbuf, sbuf + (size_t) root * bytes, bytes);
+        }
+    }
+    scc_xport_end(x);
+    return rc;
+}
+
+int mca_coll_scc_allgather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                                size_t bytes)
+{
+    scc_xport_t *x = m->xp;
+    const int n = x->size, me = x->rank;
+    int rc = OMPI_SUCCESS;
+
+    if (sbuf != rbuf + (size_t) me * bytes) {
+        memcpy(rbuf + (size_t) me * bytes, sbuf, bytes);
+    }
+    scc_xport_begin(x);
+    if (scc_single_copy(x, bytes)) {
+        scc_msg_hdr_t **hdrs = (scc_msg_hdr_t **) x->pv;
+        scc_xport_expose(x, 0, rbuf + (size_t) me * bytes, bytes, n - 1, NULL, 0);
+        scc_wait_all(x, 0, hdrs);
+        for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
+            int i = (me + j) % n;
+            rc = scc_xport_read(x, i, hdrs[i], 0, rbuf + (size_t) i * bytes, bytes);
+        }
+        scc_release_all(x, 0);
+    } else {
+        /* pieces: everyone reads piece k of every rank before piece k + 1 of any */
+        size_t npieces = scc_npieces(x, bytes);
+        for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
+            size_t off = k * x->slot_size, len = scc_min(x->slot_size, bytes - off);
+            rc = scc_xport_send(x, (uint32_t) k, rbuf + (size_t) me * bytes + off, len, n - 1,
+                                false);
+            for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
+                int i = (me + j) % n;
+                rc = scc_xport_recv(x, i, (uint32_t) k, rbuf + (size_t) i * bytes + off, len);
+            }
+        }
+    }
+    scc_xport_end(x);
+    return rc;
+}
+
+int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                               size_t bytes)
+{
+    scc_xport_t *x = m->xp;
+    const int n = x->size, me = x->rank;
+    size_t total = bytes * (size_t) n;
+    int rc = OMPI_SUCCESS;
+
+    scc_xport_begin(x);
+    if (scc_single_copy(x, bytes) || total <= x->slot_size) {
+        /* everyone publishes its whole send buffer; each reads its block from each */
+        scc_msg_hdr_t **hdrs = (scc_msg_hdr_t **) x->pv;
+        if (scc_single_copy(x, bytes)) {
+            rc = scc_xport_expose(x, 0, sbuf, total, n - 1, NULL, 0);
+        } else {
+            rc = scc_xport_send(x, 0, sbuf, total, n - 1, false);
+        }
+        memcpy(rbuf + (size_t) me * bytes, sbuf + (size_t) me * bytes, bytes);
+        scc_wait_all(x, 0, hdrs);
+        for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
+            int i = (me + j) % n;
+            char *dst = rbuf + (size_t) i * bytes;
+            if (SCC_MSG_CMA == hdrs[i]->kind) {
+                rc = scc_xport_read(x, i, hdrs[i], (size_t) me * bytes, dst, bytes);
+            } else {
+                memcpy(dst, scc_xport_data(x, i, 0, hdrs[i]) + (size_t) me * bytes, bytes);
+            }
+        }
+        scc_release_all(x, 0);
+    } else {
+        /* piece k of my block for rank d: tag k * n + d; read piece-major as well */
+        size_t npieces = scc_npieces(x, bytes);
+        memcpy(rbuf + (size_t) me * bytes, sbuf + (size_t) me * bytes, bytes);
+        for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
+            size_t off = k * x->slot_size, len = scc_min(x->slot_size, bytes - off);
+            for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
+                int d = (me + j) % n;
+                rc = scc_xport_send(x, (uint32_t) (k * n + d), sbuf + (size_t) d * bytes + off,
+                                    len, 1, false);
+            }
+            for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
+                int i = (me - j + n) % n;
+                rc = scc_xport_recv(x, i, (uint32_t) (k * n + me), rbuf + (size_t) i * bytes + off,
+                                    len);
+            }
+        }
+    }
+    scc_xport_end(x);
+    return rc;
+}
+
+int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
+                                const size_t *sbytes, const size_t *soff, char *rbuf,
+                                const size_t *rbytes, const size_t *roff)
+{
+    scc_xport_t *x = m->xp;
+    const int n = x->size, me = x->rank;
+    int rc = OMPI_SUCCESS;
+
+    if (rbytes[me] != sbytes[me]) {
+        return MPI_ERR_TRUNCATE;
+    }
+    memcpy(rbuf + roff[me], sbuf + soff[me], sbytes[me]);
+    scc_xport_begin(x);
+    if (x->cma && (size_t) n * 2 * sizeof(uint64_t) <= x->slot_size) {
+        /* my send buffer in place, with each reader's (offset, length) beside it */
+        scc_msg_hdr_t **hdrs = (scc_msg_hdr_t **) x->pv;
+        uint64_t *table = mca_coll_scc_scratch(m, 1, (size_t) n * 2 * sizeof(uint64_t));
+        size_t extent = 0;
+        if (NULL == table) {
+            scc_xport_end(x);
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        for (int d = 0; d < n; ++d) {
+            table[2 * d] = soff[d];
+            table[2 * d + 1] = sbytes[d];
+            if (soff[d] + sbytes[d] > extent) {
+                extent = soff[d] + sbytes[d];
+            }
+        }
+        scc_xport_expose(x, 0, sbuf, extent, n - 1, table, (size_t) n * 2 * sizeof(uint64_t));
+        scc_wait_all(x, 0, hdrs);
+        for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
+            int i = (me + j) % n;
+            const uint64_t *t = (const uint64_t *) scc_slot_data(x, i, scc_slot_of(x, 0));
+            if (t[2 * me + 1] != rbytes[i]) {
+                rc = MPI_ERR_TRUNCATE;
+            } else {
+                rc = scc_xport_read(x, i, hdrs[i], t[2 * me], rbuf + roff[i], rbytes[i]);
+            }
+        }
+        scc_release_all(x, 0);
+    } else {
+        /* pairwise rounds: in round r I send to me + r and receive from me - r, in
+           pieces tagged (r << 20 | piece) */
+        for (int r = 1; r < n && OMPI_SUCCESS == rc; ++r) {
+            int d = (me + r) % n, s = (me - r + n) % n;
+            size_t sp = scc_npieces(x, sbytes[d]), rp = scc_npieces(x, rbytes[s]);
+            for (size_t k = 0; k < sp || k < rp; ++k) {
+                size_t off = k * x->slot_size;
+                uint32_t tag = ((uint32_t) r << 20) | (uint32_t) k;
+                if (k < sp && OMPI_SUCCESS == rc) {
+                    rc = scc_xport_send(x, tag, sbuf + soff[d] + off,
+                                        scc_min(x->slot_size, sbytes[d] - off), 1, false);
+                }
+                if (k < rp && OMPI_SUCCESS == rc) {
+                    rc = scc_xport_recv(x, s, tag, rbuf + roff[s] + off,
+                                        scc_min(x->slot_size, rbytes[s] - off));
+                }
+            }
+        }
+    }
+    scc_xport_end(x);
+    return rc;
+}
+
+/* ------------------------------------------------------------ barrier */
+
+int mca_coll_scc_barrier_dissem(mca_coll_scc_module_t *m, int radix)
+{
+    scc_xport_t *x = m->xp;
+    const int n = x->size, me = x->rank;
+    uint64_t epoch = ++x->bar_epoch;
+    long dist = 1;
+
+    if (radix < 1) {
+        radix = 1;
+    }
+    /* enough rounds must fit the flag lines: widen the radix if needed */
+    for (;;) {
+        long reach = 1;
+        for (int k = 0; k < SCC_BAR_LINES && reach < n; ++k) {
+            reach *= radix + 1;
+        }
+        if (reach >= n) {
+            break;
+        }
+        radix++;
+    }
+    for (int k = 0; dist < n; ++k, dist *= radix + 1) {
+        scc_store(&scc_ctrl(x, me)->bar[k].v, epoch);
+        for (int j = 1; j <= radix && j * dist < n; ++j) {
+            int peer = (int) ((me - j * dist % n + n) % n);
+            scc_wait_ge(x, &scc_ctrl(x, peer)->bar[k].v, epoch);
+        }
+    }
+    return OMPI_SUCCESS;
 }

@@ -6,8 +6,32 @@
 
 BEGIN_C_DECLS
 
-/* buf: the contiguous bytes of the message at every rank */
+/* All buffers are contiguous bytes; reductions take contiguous element types.
+ * In place: the input pointer equals the output (or the rank's block of it). */
 int mca_coll_scc_bcast_flat(mca_coll_scc_module_t *m, char *buf, size_t bytes, int root);
+int mca_coll_scc_reduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                             size_t count, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                             int root);
+int mca_coll_scc_allreduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                                size_t count, struct ompi_datatype_t *dtype,
+                                struct ompi_op_t *op);
+int mca_coll_scc_reduce_scatter_block_flat(mca_coll_scc_module_t *m, const char *sbuf,
+                                           char *rbuf, size_t rcount,
+                                           struct ompi_datatype_t *dtype, struct ompi_op_t *op);
+int mca_coll_scc_gather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                             size_t bytes, int root);
+int mca_coll_scc_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                              size_t bytes, int root);
+int mca_coll_scc_allgather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                                size_t bytes);
+int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                               size_t bytes);
+/* per-peer byte counts and byte offsets */
+int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
+                                const size_t *sbytes, const size_t *soff, char *rbuf,
+                                const size_t *rbytes, const size_t *roff);
+/* m-way dissemination barrier on per-rank flag lines */
+int mca_coll_scc_barrier_dissem(mca_coll_scc_module_t *m, int radix);
 
 END_C_DECLS
 

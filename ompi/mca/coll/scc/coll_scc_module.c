@@ -25,9 +25,9 @@ static void scc_module_construct(mca_coll_scc_module_t *m)
     memset(&m->sched, 0, sizeof(m->sched));
     memset(m->scratch, 0, sizeof(m->scratch));
     for (int c = 0; c < SCC_COLL_COUNT; ++c) {
-        m->deflt[c] = SCC_ALG_FALLBACK;
+        m->deflt[c] = SCC_ALG_FLAT;
     }
-    m->deflt[SCC_COLL_BCAST] = SCC_ALG_FLAT;
+    m->deflt[SCC_COLL_BARRIER] = SCC_ALG_DISSEM;
 }
 
 /* Reports what the component served on this communicator. */

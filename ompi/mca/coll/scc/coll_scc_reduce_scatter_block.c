@@ -1,5 +1,12 @@
-/* coll_scc_reduce_scatter_block.c: MPI_Reduce_scatter_block: choose an algorithm, or hand the call to the fallback. */
+/* coll_scc_reduce_scatter_block.c: MPI_Reduce_scatter_block: choose an algorithm, or hand the
+ * call to the fallback. */
+#include <string.h>
+
 #include "coll_scc.h"
+#include "coll_scc_flat.h"
+
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/op/op.h"
 
 int mca_coll_scc_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
                                       struct ompi_datatype_t *dtype, struct ompi_op_t *op,
@@ -7,8 +14,40 @@ int mca_coll_scc_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
                                       mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
+    size_t dtsize, bytes, total;
+    ptrdiff_t lb;
+    scc_alg_t alg;
 
-    (void) mca_coll_scc_ready(m, comm);
+    if (OPAL_UNLIKELY(!mca_coll_scc_ready(m, comm))) {
+        goto fallback;
+    }
+    ompi_datatype_type_size(dtype, &dtsize);
+    bytes = dtsize * (size_t) rcount;
+    total = bytes * (size_t) m->size;
+    alg = mca_coll_scc_pick(m, SCC_COLL_REDUCE_SCATTER_BLOCK, bytes);
+    if (SCC_ALG_FLAT != alg || !scc_dtype_contig(dtype, (size_t) rcount * m->size, &lb)
+        || dtsize > m->xp->slot_size) {
+        goto fallback;
+    }
+    mca_coll_scc_count(m, SCC_COLL_REDUCE_SCATTER_BLOCK, alg);
+    if (0 == bytes) {
+        return OMPI_SUCCESS;
+    }
+    if (MPI_IN_PLACE == sbuf) {
+        /* the input is in rbuf, which receives the result: work from a copy */
+        char *copy = mca_coll_scc_scratch(m, SCC_SCRATCH_IN, total);
+        if (NULL == copy) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        memcpy(copy, (char *) rbuf + lb, total);
+        return mca_coll_scc_reduce_scatter_block_flat(m, copy, (char *) rbuf + lb,
+                                                      (size_t) rcount, dtype, op);
+    }
+    return mca_coll_scc_reduce_scatter_block_flat(m, (const char *) sbuf + lb, (char *) rbuf + lb,
+                                                  (size_t) rcount, dtype, op);
+
+fallback:
     mca_coll_scc_count(m, SCC_COLL_REDUCE_SCATTER_BLOCK, SCC_ALG_FALLBACK);
-    return m->prev_reduce_scatter_block.fn(sbuf, rbuf, rcount, dtype, op, comm, m->prev_reduce_scatter_block.module);
+    return m->prev_reduce_scatter_block.fn(sbuf, rbuf, rcount, dtype, op, comm,
+                                           m->prev_reduce_scatter_block.module);
 }

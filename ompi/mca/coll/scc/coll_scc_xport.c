@@ -17,16 +17,38 @@
 
 /* ------------------------------------------------------------ messages */
 
+/* Waits until my slot's previous message was read by all its readers. */
+static inline scc_msg_hdr_t *scc_claim_slot(scc_xport_t *x, int slot)
+{
+    scc_wait_ge(x, &scc_ack(x, x->rank, slot)->v, x->expected[slot]);
+    x->cma_pending &= ~(1ull << slot);
+    return scc_hdr(x, x->rank, slot);
+}
+
+int scc_xport_expose(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
+                     const void *extra, size_t extra_len)
+{
+    int slot = scc_slot_of(x, tag);
+    scc_msg_hdr_t *h = scc_claim_slot(x, slot);
+
+    if (extra_len > 0) {
+        memcpy(scc_slot_data(x, x->rank, slot), extra, extra_len);
+    }
+    h->addr = (uint64_t) (uintptr_t) buf;
+    h->len = len;
+    h->kind = SCC_MSG_CMA;
+    x->cma_pending |= 1ull << slot;
+    x->expected[slot] += (uint64_t) nreaders;
+    scc_store(&h->id, scc_msg_id(x, tag));
+    return OMPI_SUCCESS;
+}
+
 int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
                    bool stable)
 {
-    int slot = tag % x->nslots;
-    scc_msg_hdr_t *h = scc_hdr(x, x->rank, slot);
+    int slot = scc_slot_of(x, tag);
+    scc_msg_hdr_t *h = scc_claim_slot(x, slot);
     uint32_t kind;
-
-    /* the slot's previous message must have been read by all its readers */
-    scc_wait_ge(x, &scc_ack(x, x->rank, slot)->v, x->expected[slot]);
-    x->cma_pending &= ~(1ull << slot);
 
     if (len <= SCC_INLINE_MAX) {
         memcpy(h->data, buf, len);
@@ -76,7 +98,7 @@ static const void *scc_payload(scc_xport_t *x, int peer, uint32_t tag, scc_msg_h
     case SCC_MSG_INLINE:
         return h->data;
     case SCC_MSG_SLOT:
-        return scc_slot_data(x, peer, tag % x->nslots);
+        return scc_slot_data(x, peer, scc_slot_of(x, tag));
     default:
         *rc = scc_cma_read(x, peer, h->addr, bounce, h->len);
         return bounce;
@@ -93,11 +115,19 @@ int scc_xport_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len
     } else if (SCC_MSG_CMA == h->kind) {
         rc = scc_cma_read(x, peer, h->addr, buf, len);
     } else if (len > 0) {
-        memcpy(buf, SCC_MSG_INLINE == h->kind ? (void *) h->data
-                                               : scc_slot_data(x, peer, tag % x->nslots), len);
+        memcpy(buf, scc_xport_data(x, peer, tag, h), len);
     }
     scc_xport_release(x, peer, tag);
     return rc;
+}
+
+int scc_xport_read(scc_xport_t *x, int peer, const scc_msg_hdr_t *h, size_t off, void *dst,
+                   size_t len)
+{
+    if (OPAL_UNLIKELY(off + len > h->len)) {
+        return MPI_ERR_TRUNCATE;
+    }
+    return 0 == len ? OMPI_SUCCESS : scc_cma_read(x, peer, h->addr + off, dst, len);
 }
 
 void scc_reduce3(struct ompi_op_t *op, const void *src1, const void *src2, void *target,
@@ -290,6 +320,7 @@ static void scc_xport_free(scc_xport_t *x)
     free(x->region);
     free(x->pids);
     free(x->expected);
+    free(x->pv);
     free(x);
 }
 
@@ -338,20 +369,22 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
         return rc;
     }
     x->expected = calloc(x->nslots, sizeof(uint64_t));
+    x->pv = calloc(x->size, sizeof(char *));
 
     /* single copy: publish my pid and where my probe word is, then try the neighbour's */
     scc_store(&scc_ctrl(x, x->rank)->pid.v, (uint64_t) getpid());
     scc_store(&scc_ctrl(x, x->rank)->probe.v, (uint64_t) (uintptr_t) &scc_cma_probe_word);
-    if (!mca_coll_scc_agree(m, comm, NULL != x->expected)) {
+    if (!mca_coll_scc_agree(m, comm, NULL != x->expected && NULL != x->pv)) {
         scc_xport_free(x);
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     for (int r = 0; r < x->size; ++r) {
         x->pids[r] = (pid_t) scc_load(x, &scc_ctrl(x, r)->pid.v);
     }
-    cma = cs->cma != 0 && scc_cma_works(x);
+    /* the SCC has no single copy between cores: its buffers are the only way */
+    cma = cs->cma != 0 && SCC_XPORT_SHM == x->kind && scc_cma_works(x);
     cma = mca_coll_scc_agree(m, comm, cma);
-    if (1 == cs->cma && !cma) {
+    if (1 == cs->cma && !cma && SCC_XPORT_SHM == x->kind) {
         opal_show_help("help-coll-scc.txt", "cma-unavailable", true, SCC_COMM_CID(comm),
                        SCC_COMM_NAME(comm));
         scc_xport_free(x);

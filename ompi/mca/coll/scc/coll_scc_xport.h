@@ -91,6 +91,7 @@ typedef struct scc_xport {
     void *backing;                  /* backend data (mapping, names) */
     void (*detach)(struct scc_xport *x);
     const char *desc;               /* what the verbose output calls it */
+    const char **pv;                /* size pointers: scratch for the algorithms */
 } scc_xport_t;
 
 /* ------------------------------------------------------------ layout */
@@ -201,6 +202,13 @@ static inline uint64_t scc_msg_id(const scc_xport_t *x, uint32_t tag)
     return ((uint64_t) x->call << 32) | tag;
 }
 
+/* The slot of message tag: consecutive tags use consecutive slots, and each
+ * call starts one slot further, so a call rarely waits for the last one's readers. */
+static inline int scc_slot_of(const scc_xport_t *x, uint32_t tag)
+{
+    return (int) ((tag + x->call) % (uint32_t) x->nslots);
+}
+
 /* ------------------------------------------------------------ messages */
 
 /* Starts a collective call: all ranks call it for the same calls. */
@@ -218,7 +226,7 @@ int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, in
 /* Waits for message tag of peer and returns its header (payload not consumed yet). */
 static inline scc_msg_hdr_t *scc_xport_wait(scc_xport_t *x, int peer, uint32_t tag)
 {
-    scc_msg_hdr_t *h = scc_hdr(x, peer, tag % x->nslots);
+    scc_msg_hdr_t *h = scc_hdr(x, peer, scc_slot_of(x, tag));
     scc_wait_eq(x, &h->id, scc_msg_id(x, tag));
     return h;
 }
@@ -226,8 +234,26 @@ static inline scc_msg_hdr_t *scc_xport_wait(scc_xport_t *x, int peer, uint32_t t
 /* Counts me as a reader of the message in peer's slot: after this the sender may reuse it. */
 static inline void scc_xport_release(scc_xport_t *x, int peer, uint32_t tag)
 {
-    __atomic_fetch_add(&scc_ack(x, peer, tag % x->nslots)->v, 1, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&scc_ack(x, peer, scc_slot_of(x, tag))->v, 1, __ATOMIC_RELEASE);
 }
+
+/* The payload of a message in shared memory (inline or slot; not CMA). */
+static inline const char *scc_xport_data(const scc_xport_t *x, int peer, uint32_t tag,
+                                         scc_msg_hdr_t *h)
+{
+    return SCC_MSG_INLINE == h->kind ? (const char *) h->data
+                                     : scc_slot_data(x, peer, scc_slot_of(x, tag));
+}
+
+/* Exposes len bytes at buf (unchanged until scc_xport_end) as message tag for
+ * nreaders single-copy readers; needs x->cma.  extra (extra_len <= slot_size
+ * bytes) travels in the slot beside it. */
+int scc_xport_expose(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
+                     const void *extra, size_t extra_len);
+
+/* Copies len bytes at offset off of an exposed message (header h of peer) into dst. */
+int scc_xport_read(scc_xport_t *x, int peer, const scc_msg_hdr_t *h, size_t off, void *dst,
+                   size_t len);
 
 /* Receives message tag of peer into buf (len bytes expected). */
 int scc_xport_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len);

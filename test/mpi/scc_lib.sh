@@ -3,6 +3,11 @@
 # the communicators, and report TAP results.
 #
 # Set by "make check": SCC_BUILDDIR, SCC_SRCDIR, SCC_OMPI_BINDIR, SCC_OMPI_PKGLIBDIR.
+# Read from the environment: SCC_TEST_REDUCED=1 runs the reduced matrix (scc_matrix),
+# SCC_TIMEOUT the limit of one mpirun in seconds.
+#
+# Logs may hold NUL bytes (Open MPI 5's mpirun forwards help messages with one): grep
+# them with -a, or grep treats them as binary and prints no lines.
 
 : "${SCC_BUILDDIR:?run through make check}"
 SCC_MPIRUN="${SCC_OMPI_BINDIR:-/usr/bin}/mpirun"
@@ -10,9 +15,23 @@ SCC_COMPONENT_PATH="$SCC_BUILDDIR/ompi/mca/coll/scc/.libs:$SCC_OMPI_PKGLIBDIR"
 SCC_LOGDIR="$SCC_BUILDDIR/test/logs"
 mkdir -p "$SCC_LOGDIR"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Open MPI 5 passes mca_base_component_path to PMIx as well, whose loader then reports
+# every file of the build tree as "bad prefix"; the component path is for Open MPI only.
+export PMIX_MCA_mca_base_component_show_load_errors=0
 
 tap_n=0
 tap_failed=0
+
+# scc_matrix FULL REDUCED: FULL, or REDUCED when SCC_TEST_REDUCED=1 (a list of process
+# counts, sizes...: what a script loops over).  The reduced matrix keeps every kind of
+# case and drops repetitions, for runs that must be short (.ci/run's second series).
+scc_matrix() {
+    if [ "${SCC_TEST_REDUCED:-0}" = 1 ]; then
+        echo "$2"
+    else
+        echo "$1"
+    fi
+}
 
 tap_ok() {
     tap_n=$((tap_n + 1))
@@ -32,7 +51,7 @@ tap_check() {
     else
         tap_not_ok "$2"
         if [ -n "${3:-}" ] && [ -f "$3" ]; then
-            grep -v '^coll:scc: rank .* calls:' "$3" | tail -n 25 | sed 's/^/#   /'
+            grep -av '^coll:scc: rank .* calls:' "$3" | tail -n 25 | sed 's/^/#   /'
         fi
     fi
 }
@@ -65,7 +84,7 @@ scc_run() {
 # scc_selected LOG NP NAME: every one of the NP processes reported that scc
 # was selected on the communicator called NAME, of NP processes.
 scc_selected() {
-    _n=$(grep -c "coll:scc: comm [0-9]* ($3) size $2: selected" "$1")
+    _n=$(grep -ac "coll:scc: comm [0-9]* ($3) size $2: selected" "$1")
     [ "$_n" -eq "$2" ]
 }
 
@@ -73,11 +92,11 @@ scc_selected() {
 # processes for the communicator NAME matches PATTERN (an extended regular
 # expression over its " coll:alg=N" list).
 scc_served() {
-    _n=$(grep "coll:scc: comm [0-9]* ($3) rank [0-9]* size $2 calls:" "$1" | grep -cE "$4")
+    _n=$(grep -a "coll:scc: comm [0-9]* ($3) rank [0-9]* size $2 calls:" "$1" | grep -cE "$4")
     [ "$_n" -eq "$2" ]
 }
 
 # scc_no_failures LOG: the program reported no failed check.
 scc_no_failures() {
-    ! grep -q "FAIL" "$1" && grep -q " 0 failures" "$1"
+    ! grep -aq "FAIL" "$1" && grep -aq " 0 failures" "$1"
 }

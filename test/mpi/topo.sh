@@ -113,7 +113,7 @@ scc_run "$log" 2 --bind-to none -- "$prog"
 run_ok "$log" $? 2
 check "$log" "unbound: the note says the processes are not bound, world is flat" \
     "$(topo_re MPI_COMM_WORLD 'flat \(2 of 2 processes not bound to a core: hwloc domains unused\), grid 1x2')"
-check "$log" "unbound: flat bcast table" "$(alg_re MPI_COMM_WORLD bcast '<=56 line \| 57..8192 tree \| >8192 jia')"
+check "$log" "unbound: flat bcast table" "$(alg_re MPI_COMM_WORLD bcast '<=56 flat \| 57..8192 tree \| >8192 jia')"
 
 log="$SCC_LOGDIR/topo-unbound-core.log"
 scc_run "$log" 2 --bind-to none --mca coll_scc_mesh 2x1 --mca coll_scc_mesh_key core -- "$prog"
@@ -146,7 +146,7 @@ run_ok "$log" $? 2
 check "$log" "domains: a forced package level gives a 1x2 domain grid" \
     "$(topo_re MPI_COMM_WORLD 'domains 1x2 \(1 package domains\), grid 1x2')"
 check "$log" "domains: large broadcasts run DOPL on the domain grid" \
-    "$(alg_re MPI_COMM_WORLD bcast '<=56 line \| 57..8192 tree \| >8192 dopl')"
+    "$(alg_re MPI_COMM_WORLD bcast '<=56 flat \| 57..8192 tree \| >8192 dopl')"
 
 # ---------------------------------------------------------------- an SCC chip, emulated by core ids
 log="$SCC_LOGDIR/topo-scc.log"

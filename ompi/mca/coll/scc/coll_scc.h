@@ -54,7 +54,7 @@ typedef struct mca_coll_scc_component_t {
     int cma_min;
 } mca_coll_scc_component_t;
 
-OMPI_MODULE_DECLSPEC extern mca_coll_scc_component_t mca_coll_scc_component;
+SCC_MODULE_DECLSPEC extern mca_coll_scc_component_t mca_coll_scc_component;
 
 /* Scratch buffers of a module: 0-2 for the algorithms, 3-4 for packed views of user data */
 #define SCC_NSCRATCH 5
@@ -81,8 +81,10 @@ typedef struct mca_coll_scc_module_t {
     SCC_FOREACH_COLL(SCC_PREV_FIELD)
 
     scc_state_t state;
+    bool disabled;                      /* coll_module_disable ran (it runs once per function) */
     int rank, size;
     unsigned cid;                       /* for the verbose reports */
+    scc_comm_uid_t uid;                 /* the same on every process of the communicator */
     char name[64];
 
     struct scc_xport *xp;               /* the transport, once set up */
@@ -119,6 +121,10 @@ int mca_coll_scc_register_params(void);
 /* Sets the communicator up on its first collective; returns true when the
  * component serves it (false: every call goes to the fallback). */
 bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm);
+
+/* Releases what setup attached, while the communicator is still valid (from the module's
+ * disable, once). */
+void mca_coll_scc_teardown(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm);
 
 static inline bool mca_coll_scc_ready(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
 {

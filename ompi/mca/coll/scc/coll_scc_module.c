@@ -1,4 +1,4 @@
-/* coll_scc_module.c: comm_query, enable (saving the fallback of every collective), setup and teardown. */
+/* coll_scc_module.c: comm_query, enable (saving every collective's fallback), disable, setup, teardown. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,9 +14,11 @@
 static void scc_module_construct(mca_coll_scc_module_t *m)
 {
     m->state = SCC_STATE_LAZY;
+    m->disabled = false;
     m->rank = -1;
     m->size = 0;
     m->cid = 0;
+    m->uid.hi = m->uid.lo = 0;
     m->name[0] = '\0';
 #define SCC_PREV_CLEAR(name, id) m->prev_##name.fn = NULL; m->prev_##name.module = NULL;
     SCC_FOREACH_COLL(SCC_PREV_CLEAR)
@@ -54,9 +56,13 @@ static void scc_report_calls(mca_coll_scc_module_t *m)
                 m->rank, m->size, len ? line : " none");
 }
 
+/* Normally disable has torn down already (see coll_scc_compat.h); a module whose enable
+ * failed, or that was never installed, is only destructed. */
 static void scc_module_destruct(mca_coll_scc_module_t *m)
 {
-    scc_report_calls(m);
+    if (!m->disabled) {
+        scc_report_calls(m);
+    }
     mca_coll_scc_xport_detach(m);
     mca_coll_scc_sched_cache_free(m);
     for (int i = 0; i < SCC_NSCRATCH; ++i) {
@@ -87,13 +93,14 @@ static int scc_module_enable(mca_coll_base_module_t *module, struct ompi_communi
     const char *missing = NULL;
 
 #define SCC_PREV_SAVE(name, id)                                                  \
-    if (NULL == comm->c_coll->coll_##name || NULL == comm->c_coll->coll_##name##_module) { \
+    SCC_COLL_SAVE(comm, name, m->prev_##name.fn, m->prev_##name.module);         \
+    if (NULL == m->prev_##name.fn || NULL == m->prev_##name.module) {            \
+        m->prev_##name.fn = NULL;                                                \
+        m->prev_##name.module = NULL;                                            \
         if (NULL == missing) {                                                   \
             missing = #name;                                                     \
         }                                                                        \
     } else {                                                                     \
-        m->prev_##name.fn = comm->c_coll->coll_##name;                           \
-        m->prev_##name.module = comm->c_coll->coll_##name##_module;              \
         OBJ_RETAIN(m->prev_##name.module);                                       \
     }
     SCC_FOREACH_COLL(SCC_PREV_SAVE)
@@ -109,9 +116,27 @@ static int scc_module_enable(mca_coll_base_module_t *module, struct ompi_communi
     m->rank = ompi_comm_rank(comm);
     m->size = ompi_comm_size(comm);
     m->cid = SCC_COMM_CID(comm);
+    m->uid = scc_comm_uid(comm);
     snprintf(m->name, sizeof(m->name), "%s", SCC_COMM_NAME(comm));
-    SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: selected", SCC_COMM_CID(comm),
-                SCC_COMM_NAME(comm), m->size);
+    SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: selected", m->cid, m->name, m->size);
+    SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d uid " SCC_COMM_UID_FMT, m->cid,
+                m->name, m->rank, m->size, SCC_COMM_UID_ARGS(m->uid));
+    return OMPI_SUCCESS;
+}
+
+/* The framework calls this when the communicator is freed, once for every collective the
+ * module is installed for; the first call tears down. */
+static int scc_module_disable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
+{
+    mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
+
+    if (m->disabled) {
+        return OMPI_SUCCESS;
+    }
+    m->disabled = true;
+    /* the name is final now (5.0 names derived communicators after enabling them) */
+    snprintf(m->name, sizeof(m->name), "%s", SCC_COMM_NAME(comm));
+    mca_coll_scc_teardown(m, comm);
     return OMPI_SUCCESS;
 }
 
@@ -155,7 +180,8 @@ mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm
     }
     *priority = mca_coll_scc_component.priority;
     m->super.coll_module_enable = scc_module_enable;
-#define SCC_SET_FN(name, id) m->super.coll_##name = mca_coll_scc_##name;
+    m->super.coll_module_disable = scc_module_disable;
+#define SCC_SET_FN(name, id) SCC_COLL_PROVIDE(&m->super, name, mca_coll_scc_##name);
     SCC_FOREACH_COLL(SCC_SET_FN)
 #undef SCC_SET_FN
     return &m->super;
@@ -262,4 +288,11 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
     mca_coll_scc_topo_report(m, m->xp->desc);   /* topology and table, verbose 1 */
     m->state = SCC_STATE_ACTIVE;
     return true;
+}
+
+void mca_coll_scc_teardown(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
+{
+    scc_report_calls(m);
+    mca_coll_scc_xport_detach(m);
+    m->state = SCC_STATE_DECLINED;
 }

@@ -91,6 +91,7 @@ typedef struct mca_coll_scc_module_t {
     struct scc_sched_cache *cache;      /* schedules generated for recent calls */
     int fanout[8], nlevels;             /* k-ary trees: fan-out per level */
     int center;                         /* root of rootless mesh collectives: mid-mesh */
+    uint32_t unavail;                   /* bit (1 << alg): algorithms the transport cannot run */
     struct {
         void *ptr;
         size_t bytes;
@@ -143,7 +144,8 @@ static inline scc_alg_t mca_coll_scc_pick(mca_coll_scc_module_t *m, scc_coll_t c
 {
     int f = mca_coll_scc_component.force[c];
     if (OPAL_UNLIKELY(SCC_ALG_AUTO != f)) {
-        return scc_alg_valid(c, (scc_alg_t) f) ? (scc_alg_t) f : SCC_ALG_FALLBACK;
+        return scc_alg_valid(c, (scc_alg_t) f) && !(m->unavail & (1u << f)) ? (scc_alg_t) f
+                                                                            : SCC_ALG_FALLBACK;
     }
     return scc_select(&m->select, c, bytes);
 }

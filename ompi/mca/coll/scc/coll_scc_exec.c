@@ -7,9 +7,10 @@
 
 /* ------------------------------------------------------------ vectors */
 
-int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_sched_t *s, const scc_exec_buf_t *b,
+int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_exec_buf_t *b,
                       uint32_t tagbase)
 {
+    const scc_sched_t *s = &p->s;
     scc_xport_t *x = m->xp;
     int rc = OMPI_SUCCESS;
 
@@ -29,7 +30,8 @@ int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_sched_t *s, const scc_
         case SCC_STEP_SEND:
             rc = scc_xport_send(x, tagbase + st->tag,
                                 ((st->flags & SCC_STEP_F_INPUT) ? b->input : b->work) + off, len,
-                                st->nreaders, b->stable);
+                                st->nreaders, b->stable,
+                                NULL != p->readers ? p->readers + p->readers_at[i] : NULL);
             break;
         case SCC_STEP_RECV:
             rc = scc_xport_recv(x, st->peer, tagbase + st->tag, b->work + off, len);
@@ -113,12 +115,12 @@ typedef struct scc_sched_cache {
     scc_plan_t plan;
 } scc_sched_cache_t;
 
-/* Runs the generator of (c, a) into s; returns its result. */
-static int scc_generate(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a, int root,
+/* Runs the generator of (c, a) for rank me into s; returns its result. */
+static int scc_generate(mca_coll_scc_module_t *m, int me, scc_coll_t c, scc_alg_t a, int root,
                         uint32_t nblocks, scc_sched_t *s)
 {
     const scc_topo_t *t = &m->topo;
-    const int n = m->size, me = m->rank;
+    const int n = m->size;
     const int chunks = mca_coll_scc_component.dopl_chunks;
 
     switch (c) {
@@ -155,18 +157,132 @@ static void scc_cache_clear(scc_sched_cache_t *e)
     free(e->plan.s.steps);
     free(e->plan.s.list);
     free((void *) e->plan.loc);
+    free((void *) e->plan.readers_at);
+    free((void *) e->plan.readers);
     memset(e, 0, sizeof(*e));
 }
 
-void mca_coll_scc_sched_cache_free(mca_coll_scc_module_t *m)
+/* Generates s for rank me: counts first, then fills. */
+static int scc_generate_all(mca_coll_scc_module_t *m, int me, scc_coll_t c, scc_alg_t a,
+                            int root, uint32_t nblocks, scc_sched_t *s)
 {
-    if (NULL != m->cache) {
-        for (int i = 0; i < SCC_CACHE_SIZE; ++i) {
-            scc_cache_clear(&m->cache[i]);
-        }
-        free(m->cache);
-        m->cache = NULL;
+    memset(s, 0, sizeof(*s));
+    if (0 != scc_generate(m, me, c, a, root, nblocks, s)) {
+        return -1;
     }
+    s->steps = malloc((s->nsteps + 1) * sizeof(scc_step_t));
+    s->list = malloc((s->list_len + 1) * sizeof(uint32_t));
+    if (NULL == s->steps || NULL == s->list) {
+        return -1;
+    }
+    s->cap = s->nsteps;
+    s->list_cap = s->list_len;
+    scc_sched_reset(s);
+    if (0 != scc_generate(m, me, c, a, root, nblocks, s) || !scc_sched_fits(s)) {
+        return -1;
+    }
+    return 0;
+}
+
+/* Point-to-point messages go to named readers: replay every other rank's schedule
+ * and note, for each of my SENDs, who receives it (a sender's tags are unique and
+ * increase along its SENDs). */
+static int scc_find_readers(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a, int root,
+                            uint32_t nblocks, scc_plan_t *p)
+{
+    int32_t *at = calloc(p->s.nsteps + 1, sizeof(int32_t));
+    long *sends = malloc((p->s.nsteps + 1) * sizeof(long)), nsends = 0, total = 0;
+    int *filled = calloc(p->s.nsteps + 1, sizeof(int)), *readers = NULL, rc = -1;
+    scc_sched_t other;
+
+    memset(&other, 0, sizeof(other));
+    if (NULL == at || NULL == sends || NULL == filled) {
+        goto out;
+    }
+    for (long i = 0; i < p->s.nsteps; ++i) {
+        if (SCC_STEP_SEND == p->s.steps[i].kind) {
+            at[i] = (int32_t) total;
+            total += p->s.steps[i].nreaders;
+            sends[nsends++] = i;
+        }
+    }
+    readers = malloc((total + 1) * sizeof(int));
+    if (NULL == readers) {
+        goto out;
+    }
+    for (int r = 0; r < m->size; ++r) {
+        if (r == m->rank) {
+            continue;
+        }
+        if (0 != scc_generate_all(m, r, c, a, root, nblocks, &other)) {
+            goto out;
+        }
+        for (long j = 0; j < other.nsteps; ++j) {
+            const scc_step_t *o = &other.steps[j];
+            long lo = 0, hi = nsends;
+            if (SCC_STEP_SEND == o->kind || o->peer != m->rank) {
+                continue;
+            }
+            while (lo < hi) {
+                long mid = (lo + hi) / 2;
+                if (p->s.steps[sends[mid]].tag < o->tag) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            if (lo < nsends && p->s.steps[sends[lo]].tag == o->tag) {
+                long i = sends[lo];
+                if (filled[i] < p->s.steps[i].nreaders) {
+                    readers[at[i] + filled[i]++] = r;
+                }
+            }
+        }
+        free(other.steps);
+        free(other.list);
+        memset(&other, 0, sizeof(other));
+    }
+    p->readers_at = at;
+    p->readers = readers;
+    at = NULL;
+    readers = NULL;
+    rc = 0;
+out:
+    free(other.steps);
+    free(other.list);
+    free(at);
+    free(sends);
+    free(filled);
+    free(readers);
+    return rc;
+}
+
+/* Pair lists: every rank must cut the pairs' blocks into the same pieces, so the
+ * longest list and the largest tag are taken over all ranks' schedules. */
+static int scc_list_bounds(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a, int root,
+                           uint32_t nblocks, scc_plan_t *p)
+{
+    scc_sched_t other;
+
+    p->maxlist = 1;
+    p->maxtag = 0;
+    for (int r = 0; r < m->size; ++r) {
+        int rc = scc_generate_all(m, r, c, a, root, nblocks, &other);
+        for (long j = 0; 0 == rc && j < other.nsteps; ++j) {
+            if (other.steps[j].nblocks > p->maxlist) {
+                p->maxlist = other.steps[j].nblocks;
+            }
+            if (other.steps[j].tag > p->maxtag) {
+                p->maxtag = other.steps[j].tag;
+            }
+        }
+        free(other.steps);
+        free(other.list);
+        if (0 != rc) {
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* Alltoall lists: where each listed pair lives at this rank.  A pair passing
@@ -222,23 +338,14 @@ const scc_plan_t *mca_coll_scc_plan(mca_coll_scc_module_t *m, scc_coll_t c, scc_
             victim = e;
         }
     }
-    /* generate: count first, then fill */
     e = victim;
     scc_cache_clear(e);
-    if (0 != scc_generate(m, c, a, root, nblocks, &e->plan.s)) {
-        return NULL;
-    }
-    e->plan.s.steps = malloc((e->plan.s.nsteps + 1) * sizeof(scc_step_t));
-    e->plan.s.list = malloc((e->plan.s.list_len + 1) * sizeof(uint32_t));
-    if (NULL == e->plan.s.steps || NULL == e->plan.s.list) {
-        scc_cache_clear(e);
-        return NULL;
-    }
-    e->plan.s.cap = e->plan.s.nsteps;
-    e->plan.s.list_cap = e->plan.s.list_len;
-    scc_sched_reset(&e->plan.s);
-    if (0 != scc_generate(m, c, a, root, nblocks, &e->plan.s) || !scc_sched_fits(&e->plan.s)
-        || (e->plan.s.list_len > 0 && 0 != scc_locate_pairs(m, &e->plan))) {
+    if (0 != scc_generate_all(m, m->rank, c, a, root, nblocks, &e->plan.s)
+        || (e->plan.s.list_len > 0 && (0 != scc_locate_pairs(m, &e->plan)
+                                       || 0 != scc_list_bounds(m, c, a, root, nblocks,
+                                                               &e->plan)))
+        || (SCC_XPORT_PML == m->xp->kind
+            && 0 != scc_find_readers(m, c, a, root, nblocks, &e->plan))) {
         scc_cache_clear(e);
         return NULL;
     }

@@ -25,6 +25,10 @@ typedef struct scc_plan {
     scc_sched_t s;
     const int32_t *loc;             /* pair lists: where entry i lives (below) */
     int nstage;                     /* pair lists: staging slots for passing pairs */
+    const int32_t *readers_at;      /* pml: per step, where its readers start in readers */
+    const int *readers;             /* pml: the ranks reading each SEND, step by step */
+    uint32_t maxlist;               /* pair lists: the longest list of any rank's messages */
+    uint32_t maxtag;                /* pair lists: the largest tag of any rank */
 } scc_plan_t;
 
 #define SCC_LOC_IN (-1)             /* the input, block dst */
@@ -41,7 +45,7 @@ typedef struct scc_exec_pairs {
 
 /* Runs this rank's schedule s over the module's transport; tags are offset by
  * tagbase (a call that runs several schedules keeps them apart). */
-int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_sched_t *s, const scc_exec_buf_t *b,
+int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_exec_buf_t *b,
                       uint32_t tagbase);
 
 /* Runs a pair-list schedule moving bytes [off, off + len) of every pair's block. */

@@ -69,7 +69,7 @@ int mca_coll_scc_bcast_flat(mca_coll_scc_module_t *m, char *buf, size_t bytes, i
         for (size_t off = 0; off < bytes && OMPI_SUCCESS == rc; off += x->slot_size, ++tag) {
             size_t len = scc_min(bytes - off, x->slot_size);
             if (x->rank == root) {
-                rc = scc_xport_send(x, tag, buf + off, len, x->size - 1, false);
+                rc = scc_xport_send(x, tag, buf + off, len, x->size - 1, false, NULL);
             } else {
                 rc = scc_xport_recv(x, root, tag, buf + off, len);
             }
@@ -98,7 +98,7 @@ static int scc_reduce_slots(mca_coll_scc_module_t *m, const char *sbuf, char *ou
         size_t cnt = scc_min(per, count - first), off = first * dtsize;
         uint32_t tag = (uint32_t) c;
         if (root != me) {
-            rc = scc_xport_send(x, tag, sbuf + off, cnt * dtsize, root < 0 ? n - 1 : 1, false);
+            rc = scc_xport_send(x, tag, sbuf + off, cnt * dtsize, root < 0 ? n - 1 : 1, false, NULL);
         }
         if (!combine) {
             continue;
@@ -342,8 +342,7 @@ int mca_coll_scc_reduce_scatter_block_flat(mca_coll_scc_module_t *m, const char 
         for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
             int b = (me + j) % n, i = (me - j + n) % n;
             rc = scc_xport_send(x, (uint32_t) (k * n + b),
-                                sbuf + ((size_t) b * rcount + first) * dtsize, cnt * dtsize, 1,
-                                false);
+                                sbuf + ((size_t) b * rcount + first) * dtsize, cnt * dtsize, 1, false, NULL);
             if (OMPI_SUCCESS == rc) {
                 rc = scc_xport_recv(x, i, tag, stage + (size_t) i * per * dtsize, cnt * dtsize);
             }
@@ -375,7 +374,7 @@ int mca_coll_scc_gather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *r
         } else {
             for (size_t k = 0, off = 0; off < bytes && OMPI_SUCCESS == rc; ++k, off += x->slot_size) {
                 rc = scc_xport_send(x, (uint32_t) k, sbuf + off,
-                                    scc_min(x->slot_size, bytes - off), 1, false);
+                                    scc_min(x->slot_size, bytes - off), 1, false, NULL);
             }
         }
     } else {
@@ -416,7 +415,7 @@ int mca_coll_scc_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf, char *
         /* one message holds everything: each reads its part */
         if (x->rank == root) {
             rc = scc_single_copy(x, bytes) ? scc_xport_expose(x, 0, sbuf, total, n - 1, NULL, 0)
-                                           : scc_xport_send(x, 0, sbuf, total, n - 1, false);
+                                           : scc_xport_send(x, 0, sbuf, total, n - 1, false, NULL);
             if (NULL != rbuf && rbuf != sbuf + (size_t) root * bytes) {
                 memcpy(rbuf, sbuf + (size_t) root * bytes, bytes);
             }
@@ -440,7 +439,7 @@ int mca_coll_scc_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf, char *
                 for (int d = 0; d < n && OMPI_SUCCESS == rc; ++d) {
                     if (d != root) {
                         rc = scc_xport_send(x, (uint32_t) (k * n + d),
-                                            sbuf + (size_t) d * bytes + off, len, 1, false);
+                                            sbuf + (size_t) d * bytes + off, len, 1, false, NULL);
                     }
                 }
             } else {
@@ -480,8 +479,7 @@ int mca_coll_scc_allgather_flat(mca_coll_scc_module_t *m, const char *sbuf, char
         size_t npieces = scc_npieces(x, bytes);
         for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
             size_t off = k * x->slot_size, len = scc_min(x->slot_size, bytes - off);
-            rc = scc_xport_send(x, (uint32_t) k, rbuf + (size_t) me * bytes + off, len, n - 1,
-                                false);
+            rc = scc_xport_send(x, (uint32_t) k, rbuf + (size_t) me * bytes + off, len, n - 1, false, NULL);
             for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
                 int i = (me + j) % n;
                 rc = scc_xport_recv(x, i, (uint32_t) k, rbuf + (size_t) i * bytes + off, len);
@@ -507,7 +505,7 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
         if (scc_single_copy(x, bytes)) {
             rc = scc_xport_expose(x, 0, sbuf, total, n - 1, NULL, 0);
         } else {
-            rc = scc_xport_send(x, 0, sbuf, total, n - 1, false);
+            rc = scc_xport_send(x, 0, sbuf, total, n - 1, false, NULL);
         }
         memcpy(rbuf + (size_t) me * bytes, sbuf + (size_t) me * bytes, bytes);
         scc_wait_all(x, 0, hdrs);
@@ -532,7 +530,7 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
             for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
                 int d = (me + j) % n, i = (me - j + n) % n;
                 rc = scc_xport_send(x, (uint32_t) (k * n + d), sbuf + (size_t) d * bytes + off,
-                                    len, 1, false);
+                                    len, 1, false, NULL);
                 if (OMPI_SUCCESS == rc) {
                     rc = scc_xport_recv(x, i, (uint32_t) (k * n + me),
                                         rbuf + (size_t) i * bytes + off, len);
@@ -596,7 +594,7 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
                 uint32_t tag = ((uint32_t) r << 20) | (uint32_t) k;
                 if (k < sp && OMPI_SUCCESS == rc) {
                     rc = scc_xport_send(x, tag, sbuf + soff[d] + off,
-                                        scc_min(x->slot_size, sbytes[d] - off), 1, false);
+                                        scc_min(x->slot_size, sbytes[d] - off), 1, false, NULL);
                 }
                 if (k < rp && OMPI_SUCCESS == rc) {
                     rc = scc_xport_recv(x, s, tag, rbuf + roff[s] + off,

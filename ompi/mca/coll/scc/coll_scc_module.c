@@ -29,6 +29,7 @@ static void scc_module_construct(mca_coll_scc_module_t *m)
     m->cache = NULL;
     m->nlevels = 0;
     m->center = 0;
+    m->unavail = 0;
     memset(&m->topo, 0, sizeof(m->topo));
     memset(&m->select, 0, sizeof(m->select));
 }
@@ -165,8 +166,8 @@ mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm
         why = "single process";
     } else if (mca_coll_scc_component.priority < 0) {
         why = "negative priority";
-    } else if (!scc_all_local(comm)) {
-        why = "processes on more than one node";
+    } else if (SCC_XPORT_PML != mca_coll_scc_component.transport && !scc_all_local(comm)) {
+        why = "processes on more than one node (coll_scc_transport pml serves such communicators)";
     }
     if (NULL != why) {
         SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: declined (%s)", SCC_COMM_CID(comm),
@@ -268,7 +269,6 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
         SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: topology: %s", m->cid, m->name,
                     m->size, m->topo.note);
     }
-    mca_coll_scc_topo_table(&m->topo, &m->select);
     scc_setup_trees(m);
     scc_setup_center(m);
     /* end of topology setup */
@@ -285,6 +285,9 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
     SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: transport %s, %d slots of %zu bytes per "
                 "rank, single copy %s", SCC_COMM_CID(comm), SCC_COMM_NAME(comm), m->size,
                 m->xp->desc, m->xp->nslots, m->xp->slot_size, m->xp->cma ? "on" : "off");
+    /* the table: what the topology asks for, among what the transport can run */
+    m->unavail = SCC_XPORT_PML == m->xp->kind ? SCC_ALGS_NEED_SHARED : 0;
+    mca_coll_scc_topo_table(&m->topo, m->unavail, &m->select);
     mca_coll_scc_topo_report(m, m->xp->desc);   /* topology and table, verbose 1 */
     m->state = SCC_STATE_ACTIVE;
     return true;

@@ -50,8 +50,9 @@ int mca_coll_scc_bcast_sched(mca_coll_scc_module_t *m, scc_alg_t a, char *buf, s
     b.bs = bs;
     /* a rank never changes a block a message of its own still carries */
     b.stable = true;
+    x->pml_tag = SCC_COLL_TAG(BCAST);
     scc_xport_begin(x);
-    rc = mca_coll_scc_exec(m, &p->s, &b, 0);
+    rc = mca_coll_scc_exec(m, p, &b, 0);
     scc_xport_end(x);
     return rc;
 }
@@ -106,8 +107,9 @@ int mca_coll_scc_reduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char 
     if (NULL == b.work) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
+    x->pml_tag = SCC_COLL_TAG(REDUCE);
     scc_xport_begin(x);
-    rc = mca_coll_scc_exec(m, &p->s, &b, 0);
+    rc = mca_coll_scc_exec(m, p, &b, 0);
     scc_xport_end(x);
     return rc;
 }
@@ -132,11 +134,12 @@ int mca_coll_scc_allreduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
     }
     b.input = sbuf;
     b.work = rbuf;
+    x->pml_tag = SCC_COLL_TAG(ALLREDUCE);
     scc_xport_begin(x);
-    rc = mca_coll_scc_exec(m, &p->s, &b, 0);
+    rc = mca_coll_scc_exec(m, p, &b, 0);
     if (OMPI_SUCCESS == rc && NULL != q) {
         /* the broadcast's tags follow the reduction's (block b: tag b) */
-        rc = mca_coll_scc_exec(m, &q->s, &b, scc_nblocks(b.total, b.bs));
+        rc = mca_coll_scc_exec(m, q, &b, scc_nblocks(b.total, b.bs));
     }
     scc_xport_end(x);
     return rc;
@@ -154,8 +157,9 @@ int mca_coll_scc_barrier_sched(mca_coll_scc_module_t *m, scc_alg_t a)
     }
     memset(&b, 0, sizeof(b));
     b.bs = 1;
+    x->pml_tag = SCC_COLL_TAG(BARRIER);
     scc_xport_begin(x);
-    rc = mca_coll_scc_exec(m, &p->s, &b, 0);
+    rc = mca_coll_scc_exec(m, p, &b, 0);
     scc_xport_end(x);
     return rc;
 }
@@ -170,24 +174,20 @@ int mca_coll_scc_alltoall_sched(mca_coll_scc_module_t *m, scc_alg_t a, const cha
     scc_xport_t *x = m->xp;
     const scc_plan_t *p = mca_coll_scc_plan(m, SCC_COLL_ALLTOALL, a, 0, 0);
     scc_exec_pairs_t b;
-    uint32_t maxlist = 1, maxtag = 0;
     size_t piece, npieces;
     int rc = OMPI_SUCCESS;
 
-    if (NULL == p) {
+    /* pair lists travel through slots only */
+    if (NULL == p || SCC_XPORT_PML == x->kind) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
-    for (long i = 0; i < p->s.nsteps; ++i) {
-        if (p->s.steps[i].nblocks > maxlist) {
-            maxlist = p->s.steps[i].nblocks;
-        }
-        if (p->s.steps[i].tag > maxtag) {
-            maxtag = p->s.steps[i].tag;
-        }
+    /* every rank cuts the blocks alike: by the longest list of any rank */
+    piece = x->slot_size / p->maxlist;
+    if (0 == piece) {
+        return OMPI_ERR_NOT_AVAILABLE;
     }
-    piece = x->slot_size / maxlist;
     npieces = (bytes + piece - 1) / piece;
-    if (maxtag >= SCC_PAIR_TAG_SPAN || npieces > UINT32_MAX / SCC_PAIR_TAG_SPAN) {
+    if (p->maxtag >= SCC_PAIR_TAG_SPAN || npieces > UINT32_MAX / SCC_PAIR_TAG_SPAN) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
     b.input = sbuf;

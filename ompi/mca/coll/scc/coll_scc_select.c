@@ -104,6 +104,15 @@ static void add_range(scc_select_entry_t *e, const scc_select_params_t *p, size_
 {
     int last = e->nranges - 1;
 
+    /* without shared memory the direct algorithms give way to schedules */
+    if (SCC_ALG_FLAT == alg && (p->unavailable & BIT(SCC_ALG_FLAT))
+        && !(p->unavailable & BIT(SCC_ALG_TREE)) && e->coll < SCC_COLL_ALLTOALL
+        && e->coll != SCC_COLL_BARRIER) {
+        alg = SCC_ALG_TREE;
+    } else if (SCC_ALG_DISSEM == alg && (p->unavailable & BIT(SCC_ALG_DISSEM))
+               && !(p->unavailable & BIT(SCC_ALG_NOCMSG))) {
+        alg = SCC_ALG_NOCMSG;
+    }
     if (alg != SCC_ALG_FALLBACK && (p->unavailable & BIT(alg))) {
         alg = SCC_ALG_FALLBACK;
     }
@@ -201,6 +210,7 @@ void scc_select_build(scc_select_table_t *t, const scc_select_topo_t *topo,
         scc_select_entry_t *e = &t->coll[c];
         int f = p->force[c];
 
+        e->coll = (uint8_t) c;
         if (f != SCC_ALG_AUTO && scc_alg_valid((scc_coll_t) c, (scc_alg_t) f)) {
             add_range(e, p, SIZE_MAX, (scc_alg_t) f);
             e->forced = 1;

@@ -65,7 +65,8 @@ typedef struct scc_select_params {
     size_t dopl_min;            /* mesh and domains: bcast from this on runs DOPL */
     uint32_t unavailable;       /* bit (1 << alg): algorithms that cannot run on this
                                    communicator (not built, no transport): the table
-                                   puts the fallback there instead */
+                                   puts a schedule there instead of a direct algorithm
+                                   (tree for flat, nocmsg for dissem), else the fallback */
 } scc_select_params_t;
 
 /* What the table needs to know of the communicator's placement. */
@@ -80,6 +81,7 @@ typedef struct scc_select_entry {
     uint8_t alg[SCC_SELECT_MAX_RANGES];
     uint8_t nranges;
     uint8_t forced;             /* set by a coll_scc_<coll>_algorithm parameter */
+    uint8_t coll;               /* the collective (scc_coll_t) this entry chooses for */
 } scc_select_entry_t;
 
 typedef struct scc_select_table {

@@ -738,7 +738,7 @@ void mca_coll_scc_topo_free(scc_topo_t *t)
 
 /* ---------------------------------------------------------------- table and reports */
 
-void mca_coll_scc_topo_table(const scc_topo_t *t, scc_select_table_t *table)
+void mca_coll_scc_topo_table(const scc_topo_t *t, uint32_t unavailable, scc_select_table_t *table)
 {
     const mca_coll_scc_component_t *cs = &mca_coll_scc_component;
     scc_select_params_t p;
@@ -752,6 +752,7 @@ void mca_coll_scc_topo_table(const scc_topo_t *t, scc_select_table_t *table)
     p.tree_max = cs->tree_max;
     p.ring_min = cs->ring_min;
     p.dopl_min = cs->dopl_min;
+    p.unavailable = unavailable;
     st.kind = t->kind;
     st.n = t->mesh.n;
     st.grid_ok = t->mesh.grid_tail_only;

@@ -86,7 +86,7 @@ int mca_coll_scc_topo_build(struct mca_coll_scc_module_t *m, struct ompi_communi
 void mca_coll_scc_topo_free(scc_topo_t *t);
 
 /* Fills the selection table for a topology from the component's parameters. */
-void mca_coll_scc_topo_table(const scc_topo_t *t, scc_select_table_t *table);
+void mca_coll_scc_topo_table(const scc_topo_t *t, uint32_t unavailable, scc_select_table_t *table);
 
 /* Verbose level 1 (rank 0 of the communicator): the topology, the transport
  * and the algorithm table; level 3: every rank's position. */

@@ -64,8 +64,11 @@ void scc_xport_send_publish(scc_xport_t *x, uint32_t tag, size_t len, int nreade
 }
 
 int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
-                   bool stable)
+                   bool stable, const int *readers)
 {
+    if (OPAL_UNLIKELY(SCC_XPORT_PML == x->kind)) {
+        return scc_pml_send(x, buf, len, nreaders, readers);
+    }
     int slot = scc_slot_of(x, tag);
     scc_msg_hdr_t *h = scc_claim_slot(x, slot);
     uint32_t kind;
@@ -127,6 +130,9 @@ static const void *scc_payload(scc_xport_t *x, int peer, uint32_t tag, scc_msg_h
 
 int scc_xport_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len)
 {
+    if (OPAL_UNLIKELY(SCC_XPORT_PML == x->kind)) {
+        return scc_pml_recv(x, peer, buf, len);
+    }
     scc_msg_hdr_t *h = scc_xport_wait(x, peer, tag);
     int rc = OMPI_SUCCESS;
 
@@ -169,6 +175,9 @@ int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
                           const void *input, size_t count, struct ompi_datatype_t *dtype,
                           struct ompi_op_t *op)
 {
+    if (OPAL_UNLIKELY(SCC_XPORT_PML == x->kind)) {
+        return scc_pml_recv_reduce(x, peer, target, input, count, dtype, op);
+    }
     scc_msg_hdr_t *h = scc_xport_wait(x, peer, tag);
     size_t dtsize;
     void *bounce = NULL;
@@ -206,6 +215,10 @@ int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
 
 void scc_xport_end(scc_xport_t *x)
 {
+    if (SCC_XPORT_PML == x->kind) {
+        scc_pml_end(x);
+        return;
+    }
     for (int slot = 0; x->cma_pending && slot < x->nslots; ++slot) {
         if (x->cma_pending & (1ull << slot)) {
             scc_wait_ge(x, &scc_ack(x, x->rank, slot)->v, x->expected[slot]);
@@ -222,7 +235,7 @@ int mca_coll_scc_xport_register_params(void)
     mca_coll_scc_component_t *cs = &mca_coll_scc_component;
     static const mca_base_var_enum_value_t xport_values[] = {
         { SCC_XPORT_NONE, "auto" }, { SCC_XPORT_SHM, "shm" }, { SCC_XPORT_MPB, "mpb" },
-        { 0, NULL }
+        { SCC_XPORT_PML, "pml" }, { 0, NULL }
     };
     static const mca_base_var_enum_value_t backing_values[] = {
         { 0, "auto" }, { 1, "memfd" }, { 2, "file" }, { 0, NULL }
@@ -234,8 +247,9 @@ int mca_coll_scc_xport_register_params(void)
     (void) mca_base_component_var_register(c, "transport",
         "Transport under the algorithms: auto (the SCC's message-passing buffers where the "
         "processes run on an SCC chip, else shared memory), shm (a shared-memory segment per "
-        "communicator) or mpb (the SCC's message-passing buffers, from coll_scc_mpb_device, "
-        "or emulated with coll_scc_mpb_emulate)",
+        "communicator), mpb (the SCC's message-passing buffers, from coll_scc_mpb_device, "
+        "or emulated with coll_scc_mpb_emulate) or pml (Open MPI's point-to-point messages: "
+        "the schedule-based algorithms only, on any communicator, also across nodes)",
         MCA_BASE_VAR_TYPE_INT, e, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->transport);
     OBJ_RELEASE(e);
@@ -346,6 +360,7 @@ static void scc_xport_free(scc_xport_t *x)
     free(x->expected);
     free(x->pv);
     free(x->bounce);
+    free(x->reqs);
     free(x);
 }
 
@@ -374,6 +389,16 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
     /* backends agree among all members before they return; the message-passing
        buffers fall back to shared memory */
     rc = OMPI_ERR_NOT_AVAILABLE;
+    x->comm = comm;
+    if (SCC_XPORT_PML == kind) {
+        rc = mca_coll_scc_xport_pml_attach(x, m, comm);
+        if (OMPI_SUCCESS != rc) {
+            scc_xport_free(x);
+            return rc;
+        }
+        m->xp = x;
+        return OMPI_SUCCESS;
+    }
     if (SCC_XPORT_MPB == kind) {
         rc = mca_coll_scc_xport_mpb_attach(x, m, comm);
         if (OMPI_SUCCESS != rc) {

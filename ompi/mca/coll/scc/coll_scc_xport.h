@@ -22,6 +22,7 @@
 #include <sys/types.h>
 
 #include "coll_scc_compat.h"
+#include "coll_scc_select.h"
 #include "opal/runtime/opal_progress.h"
 
 BEGIN_C_DECLS
@@ -40,6 +41,9 @@ typedef enum {
     SCC_XPORT_MPB,
     SCC_XPORT_PML
 } scc_xport_kind_t;
+
+/* Algorithms that need shared memory (direct reads, flag lines, slot lists): bit (1 << alg) */
+#define SCC_ALGS_NEED_SHARED ((1u << SCC_ALG_FLAT) | (1u << SCC_ALG_DISSEM))
 
 /* How a message's payload travels */
 enum {
@@ -94,6 +98,11 @@ typedef struct scc_xport {
     const char **pv;                /* size pointers: scratch for the algorithms */
     void *bounce;                   /* single-copy reductions read into this */
     size_t bounce_bytes;
+    /* pml: point-to-point messages on the communicator */
+    struct ompi_communicator_t *comm;
+    int pml_tag;                    /* the collective tag of the running call */
+    struct ompi_request_t **reqs;   /* sends posted in the running call */
+    int nreqs, reqs_cap;
 } scc_xport_t;
 
 /* ------------------------------------------------------------ layout */
@@ -221,9 +230,10 @@ static inline void scc_xport_begin(scc_xport_t *x)
 
 /* Publishes len bytes from buf as message tag for nreaders readers.  stable:
  * buf stays unchanged until scc_xport_end(), so large messages may be read
- * from it directly (single copy). */
+ * from it directly (single copy).  readers: who they are (the pml transport
+ * sends to each; the others may pass NULL). */
 int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
-                   bool stable);
+                   bool stable, const int *readers);
 
 /* Waits for message tag of peer and returns its header (payload not consumed yet). */
 static inline scc_msg_hdr_t *scc_xport_wait(scc_xport_t *x, int peer, uint32_t tag)
@@ -301,6 +311,16 @@ int mca_coll_scc_xport_shm_attach(scc_xport_t *x, struct mca_coll_scc_module_t *
                                   struct ompi_communicator_t *comm);
 int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, struct mca_coll_scc_module_t *m,
                                   struct ompi_communicator_t *comm);
+int mca_coll_scc_xport_pml_attach(scc_xport_t *x, struct mca_coll_scc_module_t *m,
+                                  struct ompi_communicator_t *comm);
+
+/* The pml transport's messages (coll_scc_xport_pml.c): the engine's functions
+ * hand their calls here when x->kind is SCC_XPORT_PML. */
+int scc_pml_send(scc_xport_t *x, const void *buf, size_t len, int nreaders, const int *readers);
+int scc_pml_recv(scc_xport_t *x, int peer, void *buf, size_t len);
+int scc_pml_recv_reduce(scc_xport_t *x, int peer, void *target, const void *input, size_t count,
+                        struct ompi_datatype_t *dtype, struct ompi_op_t *op);
+void scc_pml_end(scc_xport_t *x);
 
 int mca_coll_scc_xport_register_params(void);
 

@@ -1,0 +1,103 @@
+/* coll_scc_xport_pml.c: the schedules over Open MPI's point-to-point layer -- for
+ * communicators shared memory cannot serve, and as a baseline for the other transports. */
+#include <string.h>
+
+#include "coll_scc.h"
+#include "coll_scc_xport.h"
+
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/pml/pml.h"
+#include "ompi/op/op.h"
+#include "ompi/request/request.h"
+
+/* A message to each reader, posted without waiting: the schedules never change a
+ * block a message of theirs still carries, and the call ends by completing them. */
+int scc_pml_send(scc_xport_t *x, const void *buf, size_t len, int nreaders, const int *readers)
+{
+    if (NULL == readers && nreaders > 0) {
+        return OMPI_ERR_BAD_PARAM;
+    }
+    if (x->nreqs + nreaders > x->reqs_cap) {
+        int cap = 2 * (x->nreqs + nreaders) + 16;
+        ompi_request_t **r = realloc(x->reqs, cap * sizeof(*r));
+        if (NULL == r) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        x->reqs = r;
+        x->reqs_cap = cap;
+    }
+    for (int i = 0; i < nreaders; ++i) {
+        int rc = MCA_PML_CALL(isend((void *) buf, len, MPI_BYTE, readers[i], x->pml_tag,
+                                    MCA_PML_BASE_SEND_STANDARD, x->comm,
+                                    &x->reqs[x->nreqs]));
+        if (OMPI_SUCCESS != rc) {
+            return rc;
+        }
+        x->nreqs++;
+    }
+    return OMPI_SUCCESS;
+}
+
+int scc_pml_recv(scc_xport_t *x, int peer, void *buf, size_t len)
+{
+    ompi_status_public_t st;
+    size_t got;
+    int rc = MCA_PML_CALL(recv(buf, len, MPI_BYTE, peer, x->pml_tag, x->comm, &st));
+    if (OMPI_SUCCESS == rc) {
+        /* a shorter message than the schedule expects is as wrong as a longer one */
+        got = (size_t) st._ucount;
+        rc = got == len ? OMPI_SUCCESS : MPI_ERR_TRUNCATE;
+    }
+    return rc;
+}
+
+int scc_pml_recv_reduce(scc_xport_t *x, int peer, void *target, const void *input, size_t count,
+                        struct ompi_datatype_t *dtype, struct ompi_op_t *op)
+{
+    size_t dtsize, len;
+    int rc;
+
+    ompi_datatype_type_size(dtype, &dtsize);
+    len = count * dtsize;
+    if (len > x->bounce_bytes) {
+        void *p = realloc(x->bounce, len);
+        if (NULL == p) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        x->bounce = p;
+        x->bounce_bytes = len;
+    }
+    rc = scc_pml_recv(x, peer, x->bounce, len);
+    if (OMPI_SUCCESS == rc && count > 0) {
+        if (NULL != input) {
+            scc_reduce3(op, x->bounce, input, target, count, dtype);
+        } else {
+            ompi_op_reduce(op, x->bounce, target, count, dtype);
+        }
+    }
+    return rc;
+}
+
+void scc_pml_end(scc_xport_t *x)
+{
+    if (x->nreqs > 0) {
+        ompi_request_wait_all(x->nreqs, x->reqs, MPI_STATUSES_IGNORE);
+        x->nreqs = 0;
+    }
+}
+
+int mca_coll_scc_xport_pml_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
+                                  struct ompi_communicator_t *comm)
+{
+    x->kind = SCC_XPORT_PML;
+    x->desc = "pml (point-to-point)";
+    x->comm = comm;
+    x->pml_tag = SCC_COLL_TAG(BCAST);
+    /* blocks are cut as for shared memory; no slots, no single copy */
+    x->slot_size = mca_coll_scc_component.shm_slot_size > SCC_LINE
+                       ? (size_t) mca_coll_scc_component.shm_slot_size : SCC_LINE;
+    x->nslots = SCC_SCHED_TAG_WINDOW;
+    x->cma = false;
+    x->yield = SCC_YIELD_WHEN_IDLE();
+    return OMPI_SUCCESS;
+}

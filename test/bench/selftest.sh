@@ -68,23 +68,23 @@ scc,2,allreduce,4,0.350,0.300,2.000,800,-,12.0,1,WRONG" \
 "$(bl_bench_csv scc 2 1 < "$s/bench.txt")"
 
 # ---------------------------------------------------------------- selection check
-v=$(bl_selected "$s/select-sm.log" sm 2)
+v=$(bl_selected "$s/select-sm.txt" sm 2)
 check "selection: sm is the top module of both processes on every communicator" \
     "0 selected on 2/2 processes" "$? $v"
-v=$(bl_selected "$s/select-han.log" han 2)
+v=$(bl_selected "$s/select-han.txt" han 2)
 st=$?
 case "$st $v" in
 "1 NOT selected (0/2 processes; e.g. MPI_COMM_WORLD -> tuned): coll:han:comm_query (0/MPI_COMM_WORLD): comm has only local processes; disqualifying myself")
     ok "selection: han declined, with Open MPI's reason" ;;
 *) not_ok "selection: han declined, with Open MPI's reason"; echo "#   got: $st $v" ;;
 esac
-v=$(bl_selected "$s/select-partial.log" sm 2)
+v=$(bl_selected "$s/select-partial.txt" sm 2)
 st=$?
 case "$st $v" in
 "1 NOT selected (1/2 processes; e.g. MPI COMMUNICATOR 3 DUP FROM 0 -> tuned)") ok "selection: one process of two on another module is not selected" ;;
 *) not_ok "selection: one process of two on another module is not selected"; echo "#   got: $st $v" ;;
 esac
-v=$(bl_selected "$s/select-sm.log" sm 4)
+v=$(bl_selected "$s/select-sm.txt" sm 4)
 [ $? -ne 0 ] && ok "selection: 2 processes reporting is not 4" || not_ok "selection: 2 processes reporting is not 4"
 
 # ---------------------------------------------------------------- aggregation over runs

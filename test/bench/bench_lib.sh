@@ -6,6 +6,7 @@
 #   component,np,collective,bytes,median_us,min_us,max_us,iterations,root,spread_pct,runs,status
 # In raw.csv "runs" holds the run number.
 
+# shellcheck disable=SC2034
 BL_CSV_HEADER="component,np,collective,bytes,median_us,min_us,max_us,iterations,root,spread_pct,runs,status"
 BL_ALL_COLLS="bcast,barrier,reduce,allreduce,alltoall,alltoallv,gather,scatter,allgather,reduce_scatter_block"
 
@@ -96,7 +97,7 @@ bl_mpirun() {
     cargs=$(bl_comp_args "$comp") || bl_die "unknown component '$comp' (scc tuned sm han adapt)"
     # shellcheck disable=SC2086
     echo "$BL_MPIRUN --oversubscribe -np $np $(bl_bind_args "$np") $cargs ${BL_MPIRUN_ARGS:-} ${opts[*]} $*" > "$log.cmd"
-    # shellcheck disable=SC2086
+    # shellcheck disable=SC2086,SC2046
     timeout "$BL_TIMEOUT" "$BL_MPIRUN" --oversubscribe -np "$np" $(bl_bind_args "$np") $cargs \
         ${BL_MPIRUN_ARGS:-} "${opts[@]}" "$@" > "$log" 2> "$log.err"
 }

@@ -119,8 +119,9 @@ for np in $nps; do
             if (hi ~ /[kK]$/) hi = hi * 1024; else if (hi ~ /[mM]$/) hi = hi * 1048576
             if (hi + 0 > 1048576) hi = 1048576
             print lo "," hi }')
-        bl_mpirun "$log" "$np" "$comp" "${vopts[@]}" -- "$BL_BENCH" -c "$colls" -s "$vsizes" \
-            -r "$roots" -i 2 -w 0 ${algs:+-a "auto,$algs"}
+        vargs=(-c "$colls" -s "$vsizes" -r "$roots" -i 2 -w 0)
+        [ "$comp" = scc ] && [ -n "$algs" ] && vargs+=(-a "auto,$algs")
+        bl_mpirun "$log" "$np" "$comp" "${vopts[@]}" -- "$BL_BENCH" "${vargs[@]}"
         st=$?
         cat "$log.err" >> "$log"
         verdict=$(bl_selected "$log" "$comp" "$np")
@@ -133,6 +134,11 @@ for np in $nps; do
         [ "$comp" = han ] && [ $sel -eq 0 ] && line="$line (han serves bcast, barrier, reduce, allreduce, gather, scatter, allgather; tuned the rest)"
         [ $st -ne 0 ] && line="$line; the check run failed (status $st, see $log)"
         echo "$line" | tee -a "$BL_OUT/selection.txt"
+        if [ $st -ge 2 ]; then
+            # not a wrong result (status 1) but a run that could not measure at all
+            grep -v '^\[[^]]*\] \|^ *$' "$log.err" | head -n 8 | sed 's/^/    /' >&2
+            bl_die "the check run of $comp at np $np failed (status $st): see $log"
+        fi
         if [ $sel -eq 0 ]; then
             active[$np]="${active[$np]} $comp"
         else

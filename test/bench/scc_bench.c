@@ -616,7 +616,7 @@ static int algorithms_of(int coll, alg_t *out)
         if (0 == strcmp(out[n].name, "nocmsg_fanin")) {
             continue;
         }
-        if (0 == strcmp(alg_list, "all") || listed(alg_list, out[n].name)) {
+        if (listed(alg_list, "all") || listed(alg_list, out[n].name)) {
             n++;
         }
     }

@@ -155,6 +155,29 @@ bl_scc_served() {
         tr ' ' '\n' | sed '/^$/d' | sort | tr '\n' ' '
 }
 
+# bl_scc_forced LOG: for every communicator scc_bench ran a forced algorithm on ("scc_bench
+# COLL ALG", as coll/scc's call report names it), whether ALG served COLL's calls; prints one
+# line per algorithm that did not, with what served them instead.
+bl_scc_forced() {
+    awk '
+        /coll:scc: comm .*\(scc_bench [a-z_]+ [a-z_]+\) rank .* calls:/ {
+            name = $0; sub(/.*\(scc_bench /, "", name); sub(/\).*/, "", name)
+            split(name, w, " "); coll = w[1]; alg = w[2]
+            if (alg == "auto") next
+            s = $0; sub(/.*calls:/, "", s); n = split(s, it, " "); other = ""
+            for (i = 1; i <= n; i++) {
+                split(it[i], kv, "="); split(kv[1], ca, ":")
+                if (ca[1] != coll) continue
+                if (ca[2] == alg) served[name] += kv[2]
+                else if (index(alt[name] " ", " " ca[2] " ") == 0) alt[name] = alt[name] " " ca[2]
+            }
+            seen[name] = 1
+        }
+        END {
+            for (k in seen) if (!(k in served)) printf "    forced %s did not serve: served by%s\n", k, alt[k] == "" ? " nothing" : alt[k]
+        }' "$1" | sort -u
+}
+
 # bl_bench_csv LABEL NP RUN < scc_bench output: its result lines as raw CSV rows.
 bl_bench_csv() {
     awk -v label="$1" -v np="$2" -v run="$3" '

@@ -134,6 +134,7 @@ for np in $nps; do
         [ "$comp" = han ] && [ $sel -eq 0 ] && line="$line (han serves bcast, barrier, reduce, allreduce, gather, scatter, allgather; tuned the rest)"
         [ $st -ne 0 ] && line="$line; the check run failed (status $st, see $log)"
         echo "$line" | tee -a "$BL_OUT/selection.txt"
+        [ "$comp" = scc ] && [ -n "$algs" ] && bl_scc_forced "$log" | tee -a "$BL_OUT/selection.txt"
         if [ $st -ge 2 ]; then
             # not a wrong result (status 1) but a run that could not measure at all
             grep -v '^\[[^]]*\] \|^ *$' "$log.err" | head -n 8 | sed 's/^/    /' >&2

@@ -87,6 +87,10 @@ esac
 v=$(bl_selected "$s/select-sm.txt" sm 4)
 [ $? -ne 0 ] && ok "selection: 2 processes reporting is not 4" || not_ok "selection: 2 processes reporting is not 4"
 
+check "forced algorithms: the one that did not serve its calls is named, with what did" \
+    "    forced allreduce ring did not serve: served by flat fallback" \
+    "$(bl_scc_forced "$s/forced-calls.txt")"
+
 # ---------------------------------------------------------------- aggregation over runs
 {
     echo "$BL_CSV_HEADER"

@@ -102,6 +102,20 @@ bl_mpirun() {
         ${BL_MPIRUN_ARGS:-} "${opts[@]}" "$@" > "$log" 2> "$log.err"
 }
 
+# bl_check_run LOG NP COMPONENT [mpirun args...] -- PROGRAM [ARGS...]
+# A launch whose verbose output is parsed: each process writes to its own files
+# (--output-filename), so lines of different processes cannot be cut into each other as they
+# can be on mpirun's merged output; LOG gets them process by process, LOG.err the console.
+bl_check_run() {
+    local log=$1 np=$2 comp=$3 st
+    shift 3
+    rm -rf "$log.d"
+    bl_mpirun "$log" "$np" "$comp" --output-filename "$log.d" "$@"
+    st=$?
+    cat "$log.d"/*/rank.*/stdout "$log.d"/*/rank.*/stderr > "$log" 2> /dev/null
+    return $st
+}
+
 # bl_selected LOG COMPONENT NP: from the coll_base_verbose output in LOG, every one of the NP
 # processes chose COMPONENT as the highest-priority module on MPI_COMM_WORLD and on every other
 # communicator of more than one process.  Prints a one-line verdict; returns 0 if selected.

@@ -6,6 +6,7 @@
 # marked) and plots/*.png.
 set -u -o pipefail
 BL_PROG=compare
+# shellcheck source-path=SCRIPTDIR source=bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
 
 usage() {
@@ -121,9 +122,8 @@ for np in $nps; do
             print lo "," hi }')
         vargs=(-c "$colls" -s "$vsizes" -r "$roots" -i 2 -w 0)
         [ "$comp" = scc ] && [ -n "$algs" ] && vargs+=(-a "auto,$algs")
-        bl_mpirun "$log" "$np" "$comp" "${vopts[@]}" -- "$BL_BENCH" "${vargs[@]}"
+        bl_check_run "$log" "$np" "$comp" "${vopts[@]}" -- "$BL_BENCH" "${vargs[@]}"
         st=$?
-        cat "$log.err" >> "$log"
         verdict=$(bl_selected "$log" "$comp" "$np")
         sel=$?
         line="np $np  $comp: $verdict"

@@ -5,6 +5,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 BL_PROG=selftest
+# shellcheck source-path=SCRIPTDIR source=bench_lib.sh
 . "$here/bench_lib.sh"
 s=$here/samples
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/scc-bench-selftest.XXXXXX")
@@ -138,9 +139,8 @@ if [ -n "${SCC_BUILDDIR:-}" ] && [ -x "$SCC_BUILDDIR/test/bench/scc_bench" ]; th
     bl_init "$SCC_BUILDDIR"
     BL_TIMEOUT=300
     log=$tmp/bench.log
-    bl_mpirun "$log" 2 scc --mca coll_scc_verbose 2 -- "$BL_BENCH" -s 4,64K -i 5 -w 1 -r 0,1
+    bl_check_run "$log" 2 scc --mca coll_scc_verbose 2 -- "$BL_BENCH" -s 4,64K -i 5 -w 1 -r 0,1
     st=$?
-    cat "$log.err" >> "$log"
     lines=$(grep -c ' ok$' "$log")
     # 4 rooted collectives x 2 sizes x 2 roots, 5 others x 2 sizes, 1 barrier line
     if [ $st -eq 0 ] && [ "$lines" -eq 27 ] && grep -q '# results: all correct' "$log"; then

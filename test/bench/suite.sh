@@ -6,6 +6,7 @@
 # The project neither includes nor builds those suites: give the path of yours.
 set -u -o pipefail
 BL_PROG=suite
+# shellcheck source-path=SCRIPTDIR source=bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
 
 usage() {
@@ -131,15 +132,16 @@ echo "suite: results in $BL_OUT"
 # suite_launch LOG NP COMPONENT WHAT [mpirun options...]: one launch of the suite; WHAT is a
 # collective (OSU: one program) or "all" (IMB: every benchmark in one launch).
 suite_launch() {
-    local log=$1 np=$2 comp=$3 what=$4
+    local log=$1 np=$2 comp=$3 what=$4 run=bl_mpirun
     shift 4
+    [ "${CHECK_RUN:-0}" = 1 ] && run=bl_check_run
     if [ $kind = osu ]; then
-        bl_mpirun "$log" "$np" "$comp" "$@" -- "$path/osu_$what" "${sopts[@]}"
+        $run "$log" "$np" "$comp" "$@" -- "$path/osu_$what" "${sopts[@]}"
     else
         local names=() c
         for c in "${todo[@]}"; do names+=("$(imb_name "$c")"); done
         [ "$what" = all ] || names=("$(imb_name "$what")")
-        bl_mpirun "$log" "$np" "$comp" "$@" -- "$imb" -npmin "$np" "${sopts[@]}" "${names[@]}"
+        $run "$log" "$np" "$comp" "$@" -- "$imb" -npmin "$np" "${sopts[@]}" "${names[@]}"
     fi
 }
 
@@ -166,9 +168,8 @@ for np in $nps; do
         vopts=(--mca coll_base_verbose 10)
         # shellcheck disable=SC2206
         [ "$comp" = scc ] && vopts+=(--mca coll_scc_verbose 2 $scc_extra)
-        suite_launch "$log" "$np" "$comp" "$vcoll" "${vopts[@]}"
+        CHECK_RUN=1 suite_launch "$log" "$np" "$comp" "$vcoll" "${vopts[@]}"
         st=$?
-        cat "$log.err" >> "$log"
         verdict=$(bl_selected "$log" "$comp" "$np")
         sel=$?
         line="np $np  $comp: $verdict"

@@ -5,6 +5,7 @@
 # (sweep.md), beside the latency tables and plots of every value (latency/).
 set -u -o pipefail
 BL_PROG=sweep
+# shellcheck source-path=SCRIPTDIR source=bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
 
 usage() {
@@ -97,9 +98,8 @@ failed=0
 if [ "$verify" = 1 ]; then
     for np in $nps; do
         log="$BL_OUT/logs/select-$comp-np$np.log"
-        bl_mpirun "$log" "$np" "$comp" --mca coll_base_verbose 10 --mca "$param" "${values[0]}" -- \
+        bl_check_run "$log" "$np" "$comp" --mca coll_base_verbose 10 --mca "$param" "${values[0]}" -- \
             "$BL_BENCH" -c "$colls" -s 4 -i 2 -w 0 -r "$roots"
-        cat "$log.err" >> "$log"
         verdict=$(bl_selected "$log" "$comp" "$np") || bl_die "np $np: $comp $verdict (see $log)"
         echo "np $np  $comp: $verdict" | tee -a "$BL_OUT/selection.txt"
     done

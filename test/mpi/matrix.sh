@@ -87,4 +87,11 @@ done
 matrix_case "shm-nocma-np4" 4 --mca coll_scc_cma 0 -- -q
 matrix_case "shm-tinyslots-np5" 5 --mca coll_scc_shm_slot_size 256 --mca coll_scc_cma_min 4096 -- -q
 matrix_case "mpb-emulated-np6" 6 --mca coll_scc_mpb_emulate 1 -- -q
+# the mesh algorithms on a described mesh, through the emulated SCC buffers
+matrix_case "mesh-6x4x2-np12" 12 --mca coll_scc_mesh 6x4x2 --mca coll_scc_mesh_key rank \
+    --mca coll_scc_mpb_emulate 1 -- -q
+matrix_case "mesh-6x4x2-np48" 48 --mca coll_scc_mesh 6x4x2 --mca coll_scc_mesh_key rank \
+    --mca coll_scc_mpb_emulate 1 -- -q -c bcast,barrier,reduce,allreduce,alltoall
+# point-to-point: the schedules only (the direct algorithms need shared memory)
+matrix_case "pml-np5" 5 --mca coll_scc_transport pml -- -q -a fallback,tree,jia,dopl,nocmsg
 tap_done

@@ -56,10 +56,12 @@ typedef struct mca_coll_scc_component_t {
 
 SCC_MODULE_DECLSPEC extern mca_coll_scc_component_t mca_coll_scc_component;
 
-/* Scratch buffers of a module: 0-2 for the algorithms, 3-4 for packed views of user data */
-#define SCC_NSCRATCH 5
+/* Scratch buffers of a module: 0-2 for the algorithms, 3-4 for packed views of user data,
+ * 5 for the entry points' own arrays */
+#define SCC_NSCRATCH 6
 #define SCC_SCRATCH_IN 3
 #define SCC_SCRATCH_OUT 4
+#define SCC_SCRATCH_ARGS 5
 
 /* Per-communicator state of the module */
 typedef enum {

@@ -14,9 +14,7 @@ int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_
     alg = mca_coll_scc_pick(m, SCC_COLL_BARRIER, 0);
     if (SCC_ALG_DISSEM == alg) {
         mca_coll_scc_count(m, SCC_COLL_BARRIER, alg);
-        return mca_coll_scc_barrier_dissem(m, mca_coll_scc_component.barrier_radix > 0
-                                                  ? mca_coll_scc_component.barrier_radix
-                                                  : m->size - 1);
+        return mca_coll_scc_barrier_dissem(m);
     }
     if (SCC_ALG_FALLBACK != alg) {
         int rc = mca_coll_scc_barrier_sched(m, alg);

@@ -50,23 +50,34 @@ int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_e
 
 /* ------------------------------------------------------------ pair lists */
 
-/* Where piece [off, off+len) of pair list entry i lives at this rank. */
-static inline char *scc_pair_at(const scc_plan_t *p, const scc_exec_pairs_t *b, long i,
-                                size_t off)
+static inline size_t scc_pair_size(const scc_exec_pairs_t *b, uint32_t pair)
+{
+    return NULL != b->sizes ? (size_t) b->sizes[pair] : b->bytes;
+}
+
+/* Where pair list entry i lives at this rank. */
+static inline char *scc_pair_at(const scc_plan_t *p, const scc_exec_pairs_t *b, long i)
 {
     uint32_t pair = p->s.list[i], n = (uint32_t) b->n;
     int32_t loc = p->loc[i];
     if (SCC_LOC_IN == loc) {
-        return (char *) b->input + (size_t) (pair % n) * b->pair_bytes + off;
+        return (char *) b->input + b->in_off[pair % n];
     }
     if (SCC_LOC_OUT == loc) {
-        return b->output + (size_t) (pair / n) * b->pair_bytes + off;
+        return b->output + b->out_off[pair / n];
     }
-    return b->stage + (size_t) loc * b->pair_bytes + off;
+    return b->stage + b->stage_off[loc];
+}
+
+/* Bytes of piece k of a pair of `size` bytes. */
+static inline size_t scc_piece_len(size_t size, size_t k, size_t piece)
+{
+    size_t off = k * piece;
+    return off >= size ? 0 : (size - off < piece ? size - off : piece);
 }
 
 int mca_coll_scc_exec_pairs(mca_coll_scc_module_t *m, const scc_plan_t *p,
-                            const scc_exec_pairs_t *b, uint32_t tagbase, size_t off, size_t len)
+                            const scc_exec_pairs_t *b, uint32_t tagbase, size_t k, size_t piece)
 {
     scc_xport_t *x = m->xp;
     const scc_sched_t *s = &p->s;
@@ -75,16 +86,23 @@ int mca_coll_scc_exec_pairs(mca_coll_scc_module_t *m, const scc_plan_t *p,
     for (long i = 0; i < s->nsteps && OMPI_SUCCESS == rc; ++i) {
         const scc_step_t *st = &s->steps[i];
         uint32_t tag = tagbase + st->tag;
-        size_t bytes = (size_t) st->nblocks * len;
+        size_t bytes = 0, at = 0;
 
+        /* both sides know every pair's size: the message is the pairs' pieces, in order */
+        for (uint32_t j = 0; j < st->nblocks; ++j) {
+            bytes += scc_piece_len(scc_pair_size(b, s->list[st->block + j]), k, piece);
+        }
         if (SCC_STEP_SEND == st->kind) {
             char *slot = scc_xport_send_slot(x, tag, bytes);
             if (NULL == slot) {
                 rc = OMPI_ERR_BAD_PARAM;
                 break;
             }
-            for (uint32_t k = 0; k < st->nblocks; ++k) {
-                memcpy(slot + k * len, scc_pair_at(p, b, st->block + k, off), len);
+            for (uint32_t j = 0; j < st->nblocks; ++j) {
+                long e = st->block + j;
+                size_t len = scc_piece_len(scc_pair_size(b, s->list[e]), k, piece);
+                memcpy(slot + at, scc_pair_at(p, b, e) + k * piece, len);
+                at += len;
             }
             scc_xport_send_publish(x, tag, bytes, st->nreaders);
         } else {
@@ -93,8 +111,11 @@ int mca_coll_scc_exec_pairs(mca_coll_scc_module_t *m, const scc_plan_t *p,
             if (h->len != bytes) {
                 rc = MPI_ERR_TRUNCATE;
             } else {
-                for (uint32_t k = 0; k < st->nblocks; ++k) {
-                    memcpy(scc_pair_at(p, b, st->block + k, off), data + k * len, len);
+                for (uint32_t j = 0; j < st->nblocks; ++j) {
+                    long e = st->block + j;
+                    size_t len = scc_piece_len(scc_pair_size(b, s->list[e]), k, piece);
+                    memcpy(scc_pair_at(p, b, e) + k * piece, data + at, len);
+                    at += len;
                 }
             }
             scc_xport_release(x, st->peer, tag);
@@ -159,6 +180,7 @@ static void scc_cache_clear(scc_sched_cache_t *e)
     free((void *) e->plan.loc);
     free((void *) e->plan.readers_at);
     free((void *) e->plan.readers);
+    free((void *) e->plan.stage_pair);
     memset(e, 0, sizeof(*e));
 }
 
@@ -257,6 +279,17 @@ out:
     return rc;
 }
 
+void mca_coll_scc_sched_cache_free(mca_coll_scc_module_t *m)
+{
+    if (NULL != m->cache) {
+        for (int i = 0; i < SCC_CACHE_SIZE; ++i) {
+            scc_cache_clear(&m->cache[i]);
+        }
+        free(m->cache);
+        m->cache = NULL;
+    }
+}
+
 /* Pair lists: every rank must cut the pairs' blocks into the same pieces, so the
  * longest list and the largest tag are taken over all ranks' schedules. */
 static int scc_list_bounds(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a, int root,
@@ -291,8 +324,11 @@ static int scc_locate_pairs(mca_coll_scc_module_t *m, scc_plan_t *p)
 {
     const uint32_t n = (uint32_t) m->size, me = (uint32_t) m->rank;
     int32_t *loc = malloc((p->s.list_len + 1) * sizeof(int32_t));
+    uint32_t *stage_pair = malloc((p->s.list_len + 1) * sizeof(uint32_t));
 
-    if (NULL == loc) {
+    if (NULL == loc || NULL == stage_pair) {
+        free(loc);
+        free(stage_pair);
         return -1;
     }
     p->nstage = 0;
@@ -307,10 +343,16 @@ static int scc_locate_pairs(mca_coll_scc_module_t *m, scc_plan_t *p)
             while (j < i && p->s.list[j] != pair) {
                 ++j;
             }
-            loc[i] = j < i ? loc[j] : p->nstage++;
+            if (j < i) {
+                loc[i] = loc[j];
+            } else {
+                stage_pair[p->nstage] = pair;
+                loc[i] = p->nstage++;
+            }
         }
     }
     p->loc = loc;
+    p->stage_pair = stage_pair;
     return 0;
 }
 

@@ -27,6 +27,7 @@ typedef struct scc_plan {
     int nstage;                     /* pair lists: staging slots for passing pairs */
     const int32_t *readers_at;      /* pml: per step, where its readers start in readers */
     const int *readers;             /* pml: the ranks reading each SEND, step by step */
+    const uint32_t *stage_pair;     /* pair lists: the pair each staging slot holds */
     uint32_t maxlist;               /* pair lists: the longest list of any rank's messages */
     uint32_t maxtag;                /* pair lists: the largest tag of any rank */
 } scc_plan_t;
@@ -34,12 +35,16 @@ typedef struct scc_plan {
 #define SCC_LOC_IN (-1)             /* the input, block dst */
 #define SCC_LOC_OUT (-2)            /* the output, block src; >= 0: a staging slot */
 
-/* The buffers of a pair-list schedule (alltoall). */
+/* The buffers of a pair-list schedule (alltoall, alltoallv): pair (s, d) has
+ * size(s, d) bytes; mine to send at input + in_off[d], mine received at
+ * output + out_off[s], those passing through at stage + stage_off[slot]. */
 typedef struct scc_exec_pairs {
-    const char *input;              /* my n blocks to send */
-    char *output;                   /* my n blocks received */
-    char *stage;                    /* nstage blocks passing through */
-    size_t pair_bytes;              /* bytes of one pair's block */
+    const char *input;
+    char *output;
+    char *stage;
+    const size_t *in_off, *out_off, *stage_off;
+    const uint64_t *sizes;          /* n x n bytes, row s; NULL: every pair has `bytes` */
+    size_t bytes;
     int n;
 } scc_exec_pairs_t;
 
@@ -48,9 +53,10 @@ typedef struct scc_exec_pairs {
 int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_exec_buf_t *b,
                       uint32_t tagbase);
 
-/* Runs a pair-list schedule moving bytes [off, off + len) of every pair's block. */
+/* Runs a pair-list schedule moving piece k (bytes [k * piece, (k + 1) * piece),
+ * where the pair has them) of every pair's block. */
 int mca_coll_scc_exec_pairs(mca_coll_scc_module_t *m, const scc_plan_t *p,
-                            const scc_exec_pairs_t *b, uint32_t tagbase, size_t off, size_t len);
+                            const scc_exec_pairs_t *b, uint32_t tagbase, size_t k, size_t piece);
 
 /* The schedule of (collective, algorithm, root, blocks) for this rank: from the
  * module's cache of recent calls, else generated.  NULL: it cannot be made. */

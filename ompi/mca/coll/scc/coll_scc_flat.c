@@ -48,6 +48,20 @@ static void scc_combine(struct ompi_op_t *op, const char **p, int n, char *acc, 
     }
 }
 
+/* Receives the one message a sender publishes in this call into buf; the ack waits
+ * for my next call (or wait), off this call's critical path. */
+static int scc_recv_single(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len)
+{
+    scc_msg_hdr_t *h = scc_xport_wait(x, peer, tag);
+    if (OPAL_UNLIKELY(h->len != len || SCC_MSG_CMA == h->kind)) {
+        /* not a single shared-memory message of that length: the general path */
+        return scc_xport_recv(x, peer, tag, buf, len);
+    }
+    memcpy(buf, scc_xport_data(x, peer, tag, h), len);
+    scc_xport_release_later(x, peer, tag);
+    return OMPI_SUCCESS;
+}
+
 /* ------------------------------------------------------------ bcast */
 
 int mca_coll_scc_bcast_flat(mca_coll_scc_module_t *m, char *buf, size_t bytes, int root)
@@ -63,6 +77,12 @@ int mca_coll_scc_bcast_flat(mca_coll_scc_module_t *m, char *buf, size_t bytes, i
             scc_msg_hdr_t *h = scc_xport_wait(x, root, 0);
             rc = scc_xport_read(x, root, h, 0, buf, bytes);
             scc_xport_release(x, root, 0);
+        }
+    } else if (bytes <= x->slot_size) {
+        if (x->rank == root) {
+            rc = scc_xport_send(x, 0, buf, bytes, x->size - 1, false, NULL);
+        } else {
+            rc = scc_recv_single(x, root, 0, buf, bytes);
         }
     } else {
         uint32_t tag = 0;
@@ -126,7 +146,12 @@ static int scc_reduce_slots(mca_coll_scc_module_t *m, const char *sbuf, char *ou
             scc_combine(op, x->pv, n, out + off, cnt, dtype);
         }
         for (int i = 0; i < n; ++i) {
-            if (i != me) {
+            if (i == me) {
+                continue;
+            }
+            if (count <= per) {
+                scc_xport_release_later(x, i, tag);   /* their only message of the call */
+            } else {
                 scc_xport_release(x, i, tag);
             }
         }
@@ -390,6 +415,8 @@ int mca_coll_scc_gather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *r
                 scc_msg_hdr_t *h = scc_xport_wait(x, i, 0);
                 rc = scc_xport_read(x, i, h, 0, dst, bytes);
                 scc_xport_release(x, i, 0);
+            } else if (bytes <= x->slot_size) {
+                rc = scc_recv_single(x, i, 0, dst, bytes);
             } else {
                 for (size_t k = 0, off = 0; off < bytes && OMPI_SUCCESS == rc; ++k, off += x->slot_size) {
                     rc = scc_xport_recv(x, i, (uint32_t) k, dst + off,
@@ -428,7 +455,11 @@ int mca_coll_scc_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf, char *
             } else {
                 memcpy(rbuf, scc_xport_data(x, root, 0, h) + (size_t) x->rank * bytes, bytes);
             }
-            scc_xport_release(x, root, 0);
+            if (SCC_MSG_CMA == h->kind) {
+                scc_xport_release(x, root, 0);
+            } else {
+                scc_xport_release_later(x, root, 0);
+            }
         }
     } else {
         /* piece k for rank d: tag k * n + d, sent piece-major */
@@ -482,7 +513,9 @@ int mca_coll_scc_allgather_flat(mca_coll_scc_module_t *m, const char *sbuf, char
             rc = scc_xport_send(x, (uint32_t) k, rbuf + (size_t) me * bytes + off, len, n - 1, false, NULL);
             for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
                 int i = (me + j) % n;
-                rc = scc_xport_recv(x, i, (uint32_t) k, rbuf + (size_t) i * bytes + off, len);
+                char *dst = rbuf + (size_t) i * bytes + off;
+                rc = 1 == npieces ? scc_recv_single(x, i, (uint32_t) k, dst, len)
+                                  : scc_xport_recv(x, i, (uint32_t) k, dst, len);
             }
         }
     }
@@ -518,7 +551,15 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
                 memcpy(dst, scc_xport_data(x, i, 0, hdrs[i]) + (size_t) me * bytes, bytes);
             }
         }
-        scc_release_all(x, 0);
+        if (scc_single_copy(x, bytes)) {
+            scc_release_all(x, 0);
+        } else {
+            for (int i = 0; i < n; ++i) {
+                if (i != me) {
+                    scc_xport_release_later(x, i, 0);
+                }
+            }
+        }
     } else {
         /* piece k of my block for rank d: tag k * n + d.  Step j sends to me + j and
            receives from me - j, so no rank ever has more than one message unread by a
@@ -609,28 +650,35 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
 
 /* ------------------------------------------------------------ barrier */
 
-int mca_coll_scc_barrier_dissem(mca_coll_scc_module_t *m, int radix)
+/* The radix actually used: enough rounds must fit the flag lines. */
+int mca_coll_scc_barrier_radix(int n, int radix)
 {
-    scc_xport_t *x = m->xp;
-    const int n = x->size, me = x->rank;
-    uint64_t epoch = ++x->bar_epoch;
-    long dist = 1;
-
-    if (radix < 1) {
-        radix = 1;
+    if (radix < 1 || radix > n - 1) {
+        radix = n > 1 ? n - 1 : 1;
     }
-    /* enough rounds must fit the flag lines: widen the radix if needed */
     for (;;) {
         long reach = 1;
         for (int k = 0; k < SCC_BAR_LINES && reach < n; ++k) {
             reach *= radix + 1;
         }
         if (reach >= n) {
-            break;
+            return radix;
         }
         radix++;
     }
-    for (int k = 0; dist < n; ++k, dist *= radix + 1) {
+}
+
+int mca_coll_scc_barrier_dissem(mca_coll_scc_module_t *m)
+{
+    scc_xport_t *x = m->xp;
+    const int n = x->size, me = x->rank, radix = x->bar_radix;
+    uint64_t epoch = ++x->bar_epoch;
+
+    /* a barrier waits anyway: settle owed acks now */
+    if (x->nlater > 0) {
+        scc_xport_flush_later(x);
+    }
+    for (long k = 0, dist = 1; dist < n; ++k, dist *= radix + 1) {
         scc_store(&scc_ctrl(x, me)->bar[k].v, epoch);
         for (int j = 1; j <= radix && j * dist < n; ++j) {
             int peer = (int) ((me - j * dist % n + n) % n);

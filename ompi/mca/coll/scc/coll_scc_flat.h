@@ -30,8 +30,10 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
 int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
                                 const size_t *sbytes, const size_t *soff, char *rbuf,
                                 const size_t *rbytes, const size_t *roff);
-/* m-way dissemination barrier on per-rank flag lines */
-int mca_coll_scc_barrier_dissem(mca_coll_scc_module_t *m, int radix);
+/* m-way dissemination barrier on per-rank flag lines (radix: x->bar_radix) */
+int mca_coll_scc_barrier_dissem(mca_coll_scc_module_t *m);
+/* the radix the barrier uses for a requested one (0: all others in one round) */
+int mca_coll_scc_barrier_radix(int n, int radix);
 
 END_C_DECLS
 

@@ -4,6 +4,7 @@
 
 #include "coll_scc.h"
 #include "coll_scc_exec.h"
+#include "coll_scc_flat.h"
 #include "coll_scc_xport.h"
 
 #include "ompi/communicator/communicator.h"
@@ -285,6 +286,7 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
     SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: transport %s, %d slots of %zu bytes per "
                 "rank, single copy %s", SCC_COMM_CID(comm), SCC_COMM_NAME(comm), m->size,
                 m->xp->desc, m->xp->nslots, m->xp->slot_size, m->xp->cma ? "on" : "off");
+    m->xp->bar_radix = mca_coll_scc_barrier_radix(m->size, mca_coll_scc_component.barrier_radix);
     /* the table: what the topology asks for, among what the transport can run */
     m->unavail = SCC_XPORT_PML == m->xp->kind ? SCC_ALGS_NEED_SHARED : 0;
     mca_coll_scc_topo_table(&m->topo, m->unavail, &m->select);

@@ -44,7 +44,8 @@ int mca_coll_scc_reduce(const void *sbuf, void *rbuf, int count, struct ompi_dat
         }
         /* the schedule cannot take this operation (not commutative): a forced
            algorithm declines, the table's choice gives way to the rank-ordered one */
-        if (SCC_ALG_AUTO != mca_coll_scc_component.force[SCC_COLL_REDUCE]) {
+        if ((m->unavail & (1u << SCC_ALG_FLAT))
+            || SCC_ALG_AUTO != mca_coll_scc_component.force[SCC_COLL_REDUCE]) {
             goto fallback;
         }
         alg = SCC_ALG_FLAT;

@@ -168,13 +168,12 @@ int mca_coll_scc_barrier_sched(mca_coll_scc_module_t *m, scc_alg_t a)
  * each run under its own range of tags. */
 #define SCC_PAIR_TAG_SPAN (1u << 16)
 
-int mca_coll_scc_alltoall_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
-                                char *rbuf, size_t bytes)
+static int scc_pairs_run(mca_coll_scc_module_t *m, scc_alg_t a, scc_exec_pairs_t *b,
+                         size_t maxsize)
 {
     scc_xport_t *x = m->xp;
     const scc_plan_t *p = mca_coll_scc_plan(m, SCC_COLL_ALLTOALL, a, 0, 0);
-    scc_exec_pairs_t b;
-    size_t piece, npieces;
+    size_t piece, npieces, staged = 0, *stage_off;
     int rc = OMPI_SUCCESS;
 
     /* pair lists travel through slots only */
@@ -186,24 +185,105 @@ int mca_coll_scc_alltoall_sched(mca_coll_scc_module_t *m, scc_alg_t a, const cha
     if (0 == piece) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
-    npieces = (bytes + piece - 1) / piece;
+    npieces = (maxsize + piece - 1) / piece;
     if (p->maxtag >= SCC_PAIR_TAG_SPAN || npieces > UINT32_MAX / SCC_PAIR_TAG_SPAN) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
-    b.input = sbuf;
-    b.output = rbuf;
-    b.pair_bytes = bytes;
-    b.n = m->size;
-    b.stage = mca_coll_scc_scratch(m, 0, (size_t) p->nstage * bytes + 1);
-    if (NULL == b.stage) {
+    /* the pairs passing through me, one after the other */
+    stage_off = mca_coll_scc_scratch(m, 1, ((size_t) p->nstage + 1) * sizeof(size_t));
+    if (NULL == stage_off) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    memcpy(rbuf + (size_t) m->rank * bytes, sbuf + (size_t) m->rank * bytes, bytes);
+    for (int j = 0; j < p->nstage; ++j) {
+        stage_off[j] = staged;
+        staged += NULL != b->sizes ? (size_t) b->sizes[p->stage_pair[j]] : b->bytes;
+    }
+    b->stage_off = stage_off;
+    b->stage = mca_coll_scc_scratch(m, 0, staged + 1);
+    if (NULL == b->stage) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
     scc_xport_begin(x);
     for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
-        size_t off = k * piece, len = bytes - off < piece ? bytes - off : piece;
-        rc = mca_coll_scc_exec_pairs(m, p, &b, (uint32_t) k * SCC_PAIR_TAG_SPAN, off, len);
+        rc = mca_coll_scc_exec_pairs(m, p, b, (uint32_t) k * SCC_PAIR_TAG_SPAN, k, piece);
     }
     scc_xport_end(x);
+    return rc;
+}
+
+int mca_coll_scc_alltoall_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
+                                char *rbuf, size_t bytes)
+{
+    const int n = m->size;
+    scc_exec_pairs_t b;
+    size_t *off = mca_coll_scc_scratch(m, 2, (size_t) n * sizeof(size_t));
+    int rc;
+
+    if (NULL == off) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    for (int i = 0; i < n; ++i) {
+        off[i] = (size_t) i * bytes;
+    }
+    memset(&b, 0, sizeof(b));
+    b.input = sbuf;
+    b.output = rbuf;
+    b.in_off = off;
+    b.out_off = off;
+    b.bytes = bytes;
+    b.n = n;
+    rc = scc_pairs_run(m, a, &b, bytes);
+    if (OMPI_SUCCESS == rc) {
+        memcpy(rbuf + (size_t) m->rank * bytes, sbuf + (size_t) m->rank * bytes, bytes);
+    }
+    return rc;
+}
+
+int mca_coll_scc_alltoallv_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
+                                 const size_t *sbytes, const size_t *soff, char *rbuf,
+                                 const size_t *rbytes, const size_t *roff)
+{
+    const int n = m->size, me = m->rank;
+    uint64_t *row, *sizes, maxsize = 0;
+    scc_exec_pairs_t b;
+    int rc;
+
+    if (SCC_XPORT_PML == m->xp->kind || NULL == mca_coll_scc_plan(m, SCC_COLL_ALLTOALL, a, 0, 0)) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    /* a pair may pass through a third rank, which must know its size: every rank
+       learns every rank's send sizes (one allgather of n numbers each) */
+    sizes = mca_coll_scc_scratch(m, 2, ((size_t) n * n + n) * sizeof(uint64_t));
+    if (NULL == sizes) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    row = sizes + (size_t) n * n;
+    for (int d = 0; d < n; ++d) {
+        row[d] = sbytes[d];
+    }
+    rc = mca_coll_scc_allgather_flat(m, (const char *) row, (char *) sizes,
+                                     (size_t) n * sizeof(uint64_t));
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    for (int s = 0; s < n; ++s) {
+        if (sizes[(size_t) s * n + me] != rbytes[s]) {
+            return MPI_ERR_TRUNCATE;
+        }
+    }
+    for (size_t i = 0; i < (size_t) n * n; ++i) {
+        maxsize = sizes[i] > maxsize ? sizes[i] : maxsize;
+    }
+    memset(&b, 0, sizeof(b));
+    b.input = sbuf;
+    b.output = rbuf;
+    b.in_off = soff;
+    b.out_off = roff;
+    b.sizes = sizes;
+    b.n = n;
+    rc = scc_pairs_run(m, a, &b, (size_t) maxsize);
+    if (OMPI_SUCCESS == rc) {
+        memcpy(rbuf + roff[me], sbuf + soff[me], sbytes[me]);
+    }
     return rc;
 }

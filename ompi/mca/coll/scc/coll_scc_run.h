@@ -19,6 +19,10 @@ int mca_coll_scc_allreduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
 int mca_coll_scc_barrier_sched(mca_coll_scc_module_t *m, scc_alg_t a);
 int mca_coll_scc_alltoall_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
                                 char *rbuf, size_t bytes);
+/* per-peer byte counts and byte offsets, as the direct alltoallv takes them */
+int mca_coll_scc_alltoallv_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
+                                 const size_t *sbytes, const size_t *soff, char *rbuf,
+                                 const size_t *rbytes, const size_t *roff);
 
 END_C_DECLS
 

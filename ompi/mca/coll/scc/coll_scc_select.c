@@ -32,7 +32,7 @@ static const uint32_t valid_algs[SCC_COLL_COUNT] = {
     [SCC_COLL_REDUCE] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG),
     [SCC_COLL_ALLREDUCE] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG),
     [SCC_COLL_ALLTOALL] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG),
-    [SCC_COLL_ALLTOALLV] = BIT(SCC_ALG_FLAT),
+    [SCC_COLL_ALLTOALLV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG),
     [SCC_COLL_GATHER] = BIT(SCC_ALG_FLAT),
     [SCC_COLL_SCATTER] = BIT(SCC_ALG_FLAT),
     [SCC_COLL_ALLGATHER] = BIT(SCC_ALG_FLAT),
@@ -185,9 +185,9 @@ static void auto_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
         }
         break;
     case SCC_COLL_ALLTOALL:
+    case SCC_COLL_ALLTOALLV:
         add_range(e, p, SIZE_MAX, mesh ? SCC_ALG_NOCMSG : SCC_ALG_FLAT);
         break;
-    case SCC_COLL_ALLTOALLV:
     case SCC_COLL_GATHER:
     case SCC_COLL_SCATTER:
         add_range(e, p, SIZE_MAX, SCC_ALG_FLAT);

@@ -93,6 +93,15 @@ int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, in
     return OMPI_SUCCESS;
 }
 
+void scc_xport_flush_later(scc_xport_t *x)
+{
+    for (int i = 0; i < x->nlater; ++i) {
+        __atomic_fetch_add(&scc_ack(x, x->later[i].peer, x->later[i].slot)->v, 1,
+                           __ATOMIC_RELEASE);
+    }
+    x->nlater = 0;
+}
+
 /* Copies len bytes at addr in peer's memory into buf. */
 static int scc_cma_read(scc_xport_t *x, int peer, uint64_t addr, void *buf, size_t len)
 {
@@ -359,6 +368,7 @@ static void scc_xport_free(scc_xport_t *x)
     free(x->pids);
     free(x->expected);
     free(x->pv);
+    free(x->later);
     free(x->bounce);
     free(x->reqs);
     free(x);
@@ -420,11 +430,12 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
     }
     x->expected = calloc(x->nslots, sizeof(uint64_t));
     x->pv = calloc(x->size, sizeof(char *));
+    x->later = calloc(x->size, sizeof(*x->later));
 
     /* single copy: publish my pid and where my probe word is, then try the neighbour's */
     scc_store(&scc_ctrl(x, x->rank)->pid.v, (uint64_t) getpid());
     scc_store(&scc_ctrl(x, x->rank)->probe.v, (uint64_t) (uintptr_t) &scc_cma_probe_word);
-    if (!mca_coll_scc_agree(m, comm, NULL != x->expected && NULL != x->pv)) {
+    if (!mca_coll_scc_agree(m, comm, NULL != x->expected && NULL != x->pv && NULL != x->later)) {
         scc_xport_free(x);
         return OMPI_ERR_OUT_OF_RESOURCE;
     }

@@ -96,6 +96,9 @@ typedef struct scc_xport {
     void (*detach)(struct scc_xport *x);
     const char *desc;               /* what the verbose output calls it */
     const char **pv;                /* size pointers: scratch for the algorithms */
+    struct scc_later { int peer, slot; } *later; /* acks owed, counted at my next call */
+    int nlater;
+    int bar_radix, bar_rounds;      /* dissemination barrier: peers per round, rounds */
     void *bounce;                   /* single-copy reductions read into this */
     size_t bounce_bytes;
     /* pml: point-to-point messages on the communicator */
@@ -190,19 +193,34 @@ static inline void scc_pause(const scc_xport_t *x, unsigned *spins)
     }
 }
 
-/* Waits until *p == want. */
-static inline void scc_wait_eq(const scc_xport_t *x, volatile uint64_t *p, uint64_t want)
+/* Counts me as the reader of the messages I deferred (scc_xport_release_later). */
+void scc_xport_flush_later(scc_xport_t *x);
+
+/* Waits until *p == want (settling owed acks first, while there is time). */
+static inline void scc_wait_eq(scc_xport_t *x, volatile uint64_t *p, uint64_t want)
 {
     unsigned spins = 0;
+    if (scc_load(x, p) == want) {
+        return;
+    }
+    if (x->nlater > 0) {
+        scc_xport_flush_later(x);
+    }
     while (scc_load(x, p) != want) {
         scc_pause(x, &spins);
     }
 }
 
 /* Waits until *p >= want. */
-static inline void scc_wait_ge(const scc_xport_t *x, volatile uint64_t *p, uint64_t want)
+static inline void scc_wait_ge(scc_xport_t *x, volatile uint64_t *p, uint64_t want)
 {
     unsigned spins = 0;
+    if (scc_load(x, p) >= want) {
+        return;
+    }
+    if (x->nlater > 0) {
+        scc_xport_flush_later(x);
+    }
     while (scc_load(x, p) < want) {
         scc_pause(x, &spins);
     }
@@ -222,9 +240,13 @@ static inline int scc_slot_of(const scc_xport_t *x, uint32_t tag)
 
 /* ------------------------------------------------------------ messages */
 
-/* Starts a collective call: all ranks call it for the same calls. */
+/* Starts a collective call: all ranks call it for the same calls.  Acks owed from
+ * earlier calls are settled first: a sender may need them in this call. */
 static inline void scc_xport_begin(scc_xport_t *x)
 {
+    if (x->nlater > 0) {
+        scc_xport_flush_later(x);
+    }
     x->call++;
 }
 
@@ -247,6 +269,20 @@ static inline scc_msg_hdr_t *scc_xport_wait(scc_xport_t *x, int peer, uint32_t t
 static inline void scc_xport_release(scc_xport_t *x, int peer, uint32_t tag)
 {
     __atomic_fetch_add(&scc_ack(x, peer, scc_slot_of(x, tag))->v, 1, __ATOMIC_RELEASE);
+}
+
+/* Counts me as a reader of that message at my next call on this communicator
+ * (or my next wait), off the critical path of this one.  Only for a message in
+ * shared memory (not single-copy: its sender waits at the end of its call) whose
+ * sender publishes nothing more in that call. */
+static inline void scc_xport_release_later(scc_xport_t *x, int peer, uint32_t tag)
+{
+    if (x->nlater == x->size) {
+        scc_xport_flush_later(x);
+    }
+    x->later[x->nlater].peer = peer;
+    x->later[x->nlater].slot = scc_slot_of(x, tag);
+    x->nlater++;
 }
 
 /* The payload of a message in shared memory (inline or slot; not CMA). */

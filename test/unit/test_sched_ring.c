@@ -115,7 +115,7 @@ static void check(alg_t alg, int n, uint32_t nb, int in_place)
     }
 }
 
-/* every rank sends at most ceil(...) blocks more than its share: the ring is balanced */
+/* each rank's steps, from the segment model: the ring spreads the work evenly */
 static void check_ring_balance(int n, uint32_t nb)
 {
     uint32_t base = nb / (uint32_t) n, extra = nb % (uint32_t) n;

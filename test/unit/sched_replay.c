@@ -14,10 +14,18 @@
  * until all are done or none can move (a deadlock).
  *
  * Contents are tracked symbolically.  A data block holds an ordered list of
- * contributing ranks (a reduction makes msg ++ local, as "msg op local"); a
- * broadcast block holds [root].  Lists are immutable once made, so a message
- * snapshot is a pointer copy.  Alltoall tracks the pair ids each rank holds,
- * barriers track which entries each rank has heard of. */
+ * contributing ranks (a reduction makes msg ++ local, as "msg op local") and the
+ * expression tree that computed it (op(msg, local) nodes over rank leaves, hash
+ * consed, so equal trees have equal ids, and each tree has the id of its
+ * commuted normal form: two results are the same bits under a commutative op
+ * exactly when those agree); a broadcast block holds [root].  Lists are
+ * immutable once made, so a message snapshot is a pointer copy.  Alltoall
+ * tracks the pair ids each rank holds, barriers track which entries each rank
+ * has heard of.
+ *
+ * In place (opts in_place): a reduction's input and work are one buffer, so a
+ * block's input is gone once its work block is written, and a message sent
+ * from the input pins the block like one sent from work. */
 
 /* ---------------------------------------------------------------- */
 /* Memory: everything a replay allocates comes from one arena kept between
@@ -81,8 +89,18 @@ static void *zget(size_t bytes)
 
 typedef struct list {
     int len;
+    int tree;            /* expression tree (node id); leaves are the ranks */
     const int *v;
 } list_t;
+
+/* Expression trees: node i > n-1 is op(left[i], right[i]); canon[i] is the id
+ * of its normal form under commutation (children normal, smaller id left). */
+typedef struct trees {
+    int *left, *right, *canon, *depth;
+    int nnodes, cap;
+    int *hash;           /* open addressing on (left, right): node id or -1 */
+    long hmask;
+} trees_t;
 
 typedef struct msg {
     scc_step_t snd;      /* the SEND step */
@@ -108,6 +126,9 @@ typedef struct rep {
     long *slot;          /* per rank, W slots: message id or -1 */
     list_t *work, *input;   /* per rank * nblocks */
     int *pending;        /* per rank * nblocks: unconsumed messages sent from work */
+    long nreduce;        /* blocks combined by all RECV_REDUCE steps */
+    uint32_t per;        /* reduce-scatter, allgather: blocks per rank */
+    trees_t T;
     uint64_t *pairs;     /* alltoall: per rank n*n bits */
     uint64_t *know;      /* barrier: per rank n bits */
     int *ids;            /* ids[r] = r, for singleton lists */
@@ -133,6 +154,81 @@ static int fail(rep_t *R, const char *fmt, ...)
         R->res->ok = 0;
     }
     return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Expression trees                                                  */
+
+static void trees_init(rep_t *R)
+{
+    trees_t *T = &R->T;
+    long hsize = 16;
+    T->cap = R->n + 2 * (int) R->nreduce + 1;
+    T->left = arena_get(sizeof(int) * (size_t) T->cap);
+    T->right = arena_get(sizeof(int) * (size_t) T->cap);
+    T->canon = arena_get(sizeof(int) * (size_t) T->cap);
+    T->depth = arena_get(sizeof(int) * (size_t) T->cap);
+    for (int i = 0; i < R->n; ++i) {
+        T->left[i] = T->right[i] = -1;
+        T->canon[i] = i;
+        T->depth[i] = 0;
+    }
+    T->nnodes = R->n;
+    while (hsize < 2L * T->cap) {
+        hsize *= 2;
+    }
+    T->hash = arena_get(sizeof(int) * (size_t) hsize);
+    memset(T->hash, 0xff, sizeof(int) * (size_t) hsize);
+    T->hmask = hsize - 1;
+}
+
+/* the node op(l, r), made if new (its normal form is set by the caller) */
+static int tree_node(trees_t *T, int l, int r, int *made)
+{
+    long h = (long) (((uint32_t) l * 0x9E3779B1u) ^ ((uint32_t) r * 0x85EBCA77u)) & T->hmask;
+    *made = 0;
+    for (; T->hash[h] >= 0; h = (h + 1) & T->hmask) {
+        int id = T->hash[h];
+        if (T->left[id] == l && T->right[id] == r) {
+            return id;
+        }
+    }
+    if (T->nnodes >= T->cap) {
+        abort(); /* two nodes per combined block at most */
+    }
+    int id = T->nnodes++;
+    T->left[id] = l;
+    T->right[id] = r;
+    T->depth[id] = 1 + (T->depth[l] > T->depth[r] ? T->depth[l] : T->depth[r]);
+    T->canon[id] = id;
+    T->hash[h] = id;
+    *made = 1;
+    return id;
+}
+
+/* msg op local */
+static int tree_op(trees_t *T, int msg, int local)
+{
+    int made;
+    int id = tree_node(T, msg, local, &made);
+    if (made) {
+        int a = T->canon[msg], b = T->canon[local];
+        if (a > b) {
+            int x = a;
+            a = b;
+            b = x;
+        }
+        if (a != msg || b != local) {
+            /* children in normal form, smaller first: that node is its own normal form */
+            T->canon[id] = tree_node(T, a, b, &made);
+        }
+    }
+    return id;
+}
+
+static int is_reduction(replay_kind_t k)
+{
+    return k == REPLAY_REDUCE || k == REPLAY_ALLREDUCE || k == REPLAY_REDUCE_SCATTER;
 }
 
 static const char *kind_name(int k)
@@ -225,8 +321,7 @@ static int check_static(rep_t *R, int r, long *nsend, uint32_t *top_round)
                         st->nblocks);
         }
         if ((st->flags & SCC_STEP_F_INPUT) &&
-            (st->kind == SCC_STEP_RECV ||
-             (o->kind != REPLAY_REDUCE && o->kind != REPLAY_ALLREDUCE))) {
+            (st->kind == SCC_STEP_RECV || !is_reduction(o->kind))) {
             return fail(R, "rank %d step %ld: F_INPUT on a %s", r, i, kind_name(st->kind));
         }
         switch (st->kind) {
@@ -248,9 +343,10 @@ static int check_static(rep_t *R, int r, long *nsend, uint32_t *top_round)
             }
             break;
         case SCC_STEP_RECV_REDUCE:
-            if (o->kind != REPLAY_REDUCE && o->kind != REPLAY_ALLREDUCE) {
+            if (!is_reduction(o->kind)) {
                 return fail(R, "rank %d step %ld: RECV_REDUCE outside a reduction", r, i);
             }
+            R->nreduce += st->nblocks;
             /* fall through */
         case SCC_STEP_RECV:
             if (st->peer < 0 || st->peer >= R->n || st->peer == r) {
@@ -336,6 +432,12 @@ static list_t *blk(list_t *base, const rep_t *R, int r, uint32_t b)
     return &base[(long) r * R->o->nblocks + b];
 }
 
+/* a message pins the blocks it was sent from until all its readers have it */
+static int pins(const rep_t *R, const scc_step_t *snd)
+{
+    return !(snd->flags & SCC_STEP_F_INPUT) || R->o->in_place;
+}
+
 static int publish(rep_t *R, int r, const scc_step_t *st, msg_t *m)
 {
     const int from_input = (st->flags & SCC_STEP_F_INPUT) != 0;
@@ -347,8 +449,12 @@ static int publish(rep_t *R, int r, const scc_step_t *st, msg_t *m)
                 return fail(R, "rank %d sends block %u (round %u, tag %u) before it holds it", r,
                             st->block + k, st->round, st->tag);
             }
+            if (from_input && R->o->in_place && blk(R->work, R, r, st->block + k)->v != NULL) {
+                return fail(R, "rank %d sends input block %u (round %u) after writing over it"
+                            " (in place)", r, st->block + k, st->round);
+            }
             m->data[k] = *src;
-            if (!from_input) {
+            if (pins(R, st)) {
                 R->pending[(long) r * R->o->nblocks + st->block + k]++;
             }
         }
@@ -386,12 +492,14 @@ static int consume(rep_t *R, int r, const scc_step_t *st, msg_t *m)
             uint32_t b = st->block + k;
             list_t *w = blk(R->work, R, r, b);
             list_t in = m->data[k];
-            if (R->pending[(long) r * R->o->nblocks + b] > 0) {
+            if (R->pending[(long) r * R->o->nblocks + b] > 0 &&
+                !(R->res->flags & SCC_SCHED_F_SEND_COPY)) {
                 return fail(R, "rank %d overwrites block %u (round %u) while its own message of it"
                             " is unread", r, b, st->round);
             }
             if (st->kind == SCC_STEP_RECV) {
-                if (w->v != NULL && R->o->kind == REPLAY_BCAST) {
+                if (w->v != NULL &&
+                    (R->o->kind == REPLAY_BCAST || R->o->kind == REPLAY_ALLGATHER)) {
                     R->res->redundant++;
                 }
                 *w = in;
@@ -426,6 +534,7 @@ static int consume(rep_t *R, int r, const scc_step_t *st, msg_t *m)
             memcpy(v + in.len, loc.v, sizeof(int) * (size_t) loc.len);
             w->v = v;
             w->len = in.len + loc.len;
+            w->tree = tree_op(&R->T, in.tree, loc.tree);
         }
     } else if (R->o->kind == REPLAY_ALLTOALL) {
         uint64_t *have = &R->pairs[(long) r * R->words];
@@ -458,7 +567,7 @@ static int consume(rep_t *R, int r, const scc_step_t *st, msg_t *m)
         f->nblocks = snd->nblocks;
     }
     R->res->ntransfers++;
-    if (++m->consumed == snd->nreaders && R->data && !(snd->flags & SCC_STEP_F_INPUT)) {
+    if (++m->consumed == snd->nreaders && R->data && pins(R, snd)) {
         /* the sender's blocks are free again */
         for (uint32_t k = 0; k < snd->nblocks; ++k) {
             R->pending[(long) m->sender * R->o->nblocks + snd->block + k]--;
@@ -590,16 +699,35 @@ static int check_outcome(rep_t *R)
             }
         }
         break;
+    case REPLAY_ALLGATHER:
+        for (int r = 0; r < n; ++r) {
+            for (uint32_t b = 0; b < o->nblocks; ++b) {
+                list_t *w = blk(R->work, R, r, b);
+                int owner = (int) (b / R->per);
+                if (w->v == NULL || w->len != 1 || w->v[0] != owner) {
+                    return fail(R, "rank %d misses block %u (of rank %d)", r, b, owner);
+                }
+            }
+        }
+        break;
     case REPLAY_REDUCE:
     case REPLAY_ALLREDUCE:
+    case REPLAY_REDUCE_SCATTER: {
+        const int commute = (R->res->flags & SCC_SCHED_F_COMMUTATIVE) != 0;
+        const int ref = o->root >= 0 ? o->root : 0;
         for (int r = 0; r < n; ++r) {
+            uint32_t b0 = 0, b1 = o->nblocks;
             if (o->kind == REPLAY_REDUCE && r != o->root) {
                 continue;
             }
             if (n == 1 && R->s[r].nsteps == 0) {
                 continue; /* one rank: the executor copies input to output */
             }
-            for (uint32_t b = 0; b < o->nblocks; ++b) {
+            if (o->kind == REPLAY_REDUCE_SCATTER) {
+                b0 = (uint32_t) r * R->per;
+                b1 = b0 + R->per;
+            }
+            for (uint32_t b = b0; b < b1; ++b) {
                 list_t *w = blk(R->work, R, r, b);
                 if (w->v == NULL || w->len != n) {
                     return fail(R, "rank %d block %u: %d of %d contributions", r, b,
@@ -613,12 +741,25 @@ static int check_outcome(rep_t *R)
                         }
                     }
                 }
-                if (!lists_equal(*w, *blk(R->work, R, o->root, b))) {
+                if (R->T.depth[w->tree] > R->res->result_depth) {
+                    R->res->result_depth = R->T.depth[w->tree];
+                }
+                if (o->kind != REPLAY_ALLREDUCE) {
+                    continue;
+                }
+                const list_t *x = blk(R->work, R, ref, b);
+                if (o->root >= 0 && (!lists_equal(*w, *x) || w->tree != x->tree)) {
                     return fail(R, "rank %d block %u differs from the root's", r, b);
+                }
+                /* no root: the same bits as rank 0, up to operand order if the op commutes */
+                if (commute ? R->T.canon[w->tree] != R->T.canon[x->tree] : w->tree != x->tree) {
+                    return fail(R, "rank %d block %u: not computed as rank %d's%s", r, b, ref,
+                                commute ? ", even with operands commuted" : "");
                 }
             }
         }
         break;
+    }
     case REPLAY_BARRIER: {
         int w = (n + 63) / 64;
         R->res->barrier_complete = 1;
@@ -688,10 +829,14 @@ static void init_contents(rep_t *R)
             for (uint32_t b = 0; b < o->nblocks; ++b) {
                 if (o->kind == REPLAY_BCAST) {
                     if (r == o->root) {
-                        *blk(R->work, R, r, b) = (list_t) { 1, &R->ids[o->root] };
+                        *blk(R->work, R, r, b) = (list_t) { 1, o->root, &R->ids[o->root] };
+                    }
+                } else if (o->kind == REPLAY_ALLGATHER) {
+                    if (b / R->per == (uint32_t) r) {
+                        *blk(R->work, R, r, b) = (list_t) { 1, r, &R->ids[r] };
                     }
                 } else {
-                    *blk(R->input, R, r, b) = (list_t) { 1, &R->ids[r] };
+                    *blk(R->input, R, r, b) = (list_t) { 1, r, &R->ids[r] };
                 }
             }
         }
@@ -736,7 +881,20 @@ int replay_run(const replay_opts_t *o, replay_gen_t gen, const void *ctx, replay
     R->res = res;
     R->n = n;
     R->W = SCC_SCHED_TAG_WINDOW;
-    R->data = o->kind == REPLAY_BCAST || o->kind == REPLAY_REDUCE || o->kind == REPLAY_ALLREDUCE;
+    R->data = o->kind == REPLAY_BCAST || is_reduction(o->kind) || o->kind == REPLAY_ALLGATHER;
+    if (o->kind == REPLAY_REDUCE_SCATTER || o->kind == REPLAY_ALLGATHER) {
+        if (o->nblocks % (uint32_t) n != 0) {
+            snprintf(res->why, sizeof(res->why), "%u blocks are not %d equal parts", o->nblocks, n);
+            return res->ok = 0;
+        }
+        R->per = o->nblocks / (uint32_t) n;
+    }
+    if (o->root < 0 && o->kind != REPLAY_ALLREDUCE && o->kind != REPLAY_BARRIER &&
+        o->kind != REPLAY_ALLTOALL && o->kind != REPLAY_REDUCE_SCATTER &&
+        o->kind != REPLAY_ALLGATHER) {
+        snprintf(res->why, sizeof(res->why), "root %d", o->root);
+        return res->ok = 0;
+    }
     R->s = zget(sizeof(scc_sched_t) * (size_t) n);
     R->sendbase = zget(sizeof(long) * (size_t) (n + 1));
     R->tagbase = zget(sizeof(long) * (size_t) (n + 1));
@@ -790,6 +948,7 @@ int replay_run(const replay_opts_t *o, replay_gen_t gen, const void *ctx, replay
             R->slot[i] = -1;
         }
         index_messages(R, R->tagbase[n]);
+        trees_init(R);
         init_contents(R);
         if (execute(R)) {
             check_outcome(R);

@@ -10,9 +10,14 @@
 typedef enum {
     REPLAY_BCAST,      /* the root's blocks reach every rank */
     REPLAY_REDUCE,     /* every contribution reaches the root's blocks exactly once */
-    REPLAY_ALLREDUCE,  /* ... and every rank ends with the root's (identical) result */
+    REPLAY_ALLREDUCE,  /* ... and every rank ends with the root's (identical) result;
+                          root < 0: no root, every rank ends with rank 0's result */
     REPLAY_BARRIER,    /* zero-block signals: who knows whom has entered */
-    REPLAY_ALLTOALL    /* pair blocks (src*n+dst): rank r ends holding (*, r) */
+    REPLAY_ALLTOALL,   /* pair blocks (src*n+dst): rank r ends holding (*, r) */
+    REPLAY_REDUCE_SCATTER, /* k = nblocks / n blocks per rank: rank r's input holds all
+                          nblocks, its work ends with blocks [r k, (r+1) k) reduced */
+    REPLAY_ALLGATHER   /* k = nblocks / n: rank r starts with blocks [r k, (r+1) k) in
+                          work and ends with all of them */
 } replay_kind_t;
 
 /* Generates rank's schedule; ctx carries the algorithm's other arguments. */
@@ -26,6 +31,7 @@ typedef struct replay_opts {
     int one_port;       /* check <= 1 send and <= 1 receive per rank and round */
     int tight_rounds;   /* check that the last round used is nrounds - 1 */
     int keep_flows;     /* record every transfer (for link loads and test vectors) */
+    int in_place;       /* reductions: input and work are one buffer (MPI_IN_PLACE) */
 } replay_opts_t;
 
 /* One message as one reader consumed it. */
@@ -44,6 +50,7 @@ typedef struct replay_result {
     long redundant;          /* bcast/alltoall: blocks received that the rank already held */
     long root_recvs;         /* receive steps at the root */
     int barrier_complete;    /* barrier: every rank, when done, knew that every rank had entered */
+    int result_depth;        /* reductions: deepest expression tree of a result block */
     replay_flow_t *flows;
     long nflows;
 } replay_result_t;

@@ -48,10 +48,10 @@ static int gen_hand(scc_sched_t *s, int rank, const void *ctx)
 
 #define STEPS(...) ((const hand_step_t[]) { __VA_ARGS__ })
 
-static void expect(const hand_t *h, replay_kind_t kind, int root, uint32_t nb, int ok,
-                   const char *needle, const char *what)
+static void expect_opt(const hand_t *h, replay_kind_t kind, int root, uint32_t nb, int in_place,
+                       int ok, const char *needle, const char *what)
 {
-    replay_opts_t o = { kind, h->n, root, nb, 0, 0, 1 };
+    replay_opts_t o = { kind, h->n, root, nb, 0, 0, 1, in_place };
     replay_result_t res;
     int got = replay_run(&o, gen_hand, h, &res);
     CHECK(got == ok, "%s: replay says %s (%s)", what, got ? "ok" : "broken", res.why);
@@ -59,6 +59,12 @@ static void expect(const hand_t *h, replay_kind_t kind, int root, uint32_t nb, i
         CHECK(strstr(res.why, needle) != NULL, "%s: reason '%s' lacks '%s'", what, res.why, needle);
     }
     replay_free(&res);
+}
+
+static void expect(const hand_t *h, replay_kind_t kind, int root, uint32_t nb, int ok,
+                   const char *needle, const char *what)
+{
+    expect_opt(h, kind, root, nb, 0, ok, needle, what);
 }
 
 int main(void)
@@ -164,6 +170,93 @@ int main(void)
                        STEPS({ RV, 0, 0, 1, 1, 0, 1, 0 }, { RV, 0, 1, 0, 1, 0, 1, 0 }) },
                      { 2, 3, 2 }, { 0 }, { 0 } };
         expect(&h, REPLAY_BCAST, 0, 1, 0, "overwrites block 0", "overwrite of unread data");
+        /* unless the schedule has its messages copied when they are published */
+        h.flags = SCC_SCHED_F_SEND_COPY;
+        expect(&h, REPLAY_BCAST, 0, 1, 1, NULL, "overwrite of a copied message");
+    }
+    /* a swap (butterfly) of two ranks: no root, operands in opposite order */
+    {
+        hand_t h = { 2, 1, SCC_SCHED_F_COMMUTATIVE,
+                     { STEPS({ S, IN, -1, 0, 0, 0, 1, 1 }, { RR, IN, 1, 0, 0, 0, 1, 0 }),
+                       STEPS({ S, IN, -1, 0, 0, 0, 1, 1 }, { RR, IN, 0, 0, 0, 0, 1, 0 }) },
+                     { 2, 2 }, { 0 }, { 0 } };
+        expect(&h, REPLAY_ALLREDUCE, -1, 1, 1, NULL, "swap, commutative");
+        expect(&h, REPLAY_ALLREDUCE, 0, 1, 0, "differs from the root's",
+               "swap compared as lists with a root");
+        h.flags = 0;
+        expect(&h, REPLAY_ALLREDUCE, -1, 1, 0, "not in rank order", "swap, not commutative");
+        h.flags = SCC_SCHED_F_COMMUTATIVE;
+        /* in place the input is the work block: combining into it while the message
+           sent from it is unread breaks it, unless messages are copies */
+        expect_opt(&h, REPLAY_ALLREDUCE, -1, 1, 1, 0, "overwrites block 0", "swap in place");
+        h.flags |= SCC_SCHED_F_SEND_COPY;
+        expect_opt(&h, REPLAY_ALLREDUCE, -1, 1, 1, 1, NULL, "swap in place, copied messages");
+    }
+    /* in place: the input of a block is gone once its work block is written */
+    {
+        hand_t h = { 2, 2, SCC_SCHED_F_COMMUTATIVE,
+                     { STEPS({ RR, IN, 1, 0, 0, 0, 1, 0 }, { S, IN, -1, 0, 1, 0, 1, 1 }),
+                       STEPS({ S, IN, -1, 0, 0, 0, 1, 1 }, { RR, IN, 0, 0, 1, 0, 1, 0 }) },
+                     { 2, 2 }, { 0 }, { 0 } };
+        expect_opt(&h, REPLAY_ALLREDUCE, -1, 1, 0, 1, NULL, "send input after reducing");
+        expect_opt(&h, REPLAY_ALLREDUCE, -1, 1, 1, 0, "after writing over it",
+                   "send input after reducing, in place");
+    }
+    /* Same contributions in rank order, different association: rank 0 computes
+       (0 op 1) op 2, rank 2 computes 0 op (1 op 2) and hands it to rank 1.  Ordered
+       lists agree; the bits of a floating-point sum need not. */
+    {
+        hand_t h = { 3, 2, SCC_SCHED_F_SEND_COPY,
+                     { STEPS({ S, IN, -1, 0, 0, 0, 1, 2 }, { RV, 0, 2, 0, 0, 0, 1, 0 },
+                             { RR, 0, 1, 1, 1, 0, 1, 0 }),
+                       STEPS({ S, IN, -1, 0, 0, 0, 1, 1 }, { RR, IN, 0, 0, 0, 0, 1, 0 },
+                             { S, 0, -1, 1, 1, 0, 1, 1 }, { RV, 0, 2, 1, 1, 0, 1, 0 }),
+                       STEPS({ S, IN, -1, 0, 0, 0, 1, 1 }, { RR, IN, 1, 0, 0, 0, 1, 0 },
+                             { RR, 0, 0, 0, 0, 0, 1, 0 }, { S, 0, -1, 1, 1, 0, 1, 1 }) },
+                     { 3, 4, 4 }, { 0 }, { 0 } };
+        expect(&h, REPLAY_ALLREDUCE, 2, 1, 0, "differs from the root's", "association, root 2");
+        expect(&h, REPLAY_ALLREDUCE, -1, 1, 0, "not computed as rank 0's", "association");
+        h.flags |= SCC_SCHED_F_COMMUTATIVE;
+        expect(&h, REPLAY_ALLREDUCE, -1, 1, 0, "even with operands commuted",
+               "association, commutative");
+        replay_opts_t o = { REPLAY_REDUCE, 3, 2, 1, 0, 0, 0, 0 };
+        replay_result_t res;
+        CHECK(replay_run(&o, gen_hand, &h, &res) && res.result_depth == 2, "reduce to 2: depth %d",
+              res.result_depth);
+    }
+    /* allgather: each rank's blocks must reach everyone */
+    {
+        hand_t h = { 2, 1, 0,
+                     { STEPS({ S, 0, -1, 0, 0, 0, 1, 1 }, { RV, 0, 1, 0, 0, 1, 1, 0 }),
+                       STEPS({ S, 0, -1, 0, 0, 1, 1, 1 }, { RV, 0, 0, 0, 0, 0, 1, 0 }) },
+                     { 2, 2 }, { 0 }, { 0 } };
+        expect(&h, REPLAY_ALLGATHER, 0, 2, 1, NULL, "allgather n=2");
+        expect(&h, REPLAY_ALLGATHER, 0, 3, 0, "not 2 equal parts", "allgather of 3 blocks");
+        h.steps[0] = STEPS({ S, 0, -1, 0, 0, 0, 1, 1 });
+        h.steps[1] = STEPS({ RV, 0, 0, 0, 0, 0, 1, 0 });
+        h.nsteps[0] = h.nsteps[1] = 1;
+        expect(&h, REPLAY_ALLGATHER, 0, 2, 0, "misses block 1 (of rank 1)", "allgather one way");
+        h.steps[1] = STEPS({ S, 0, -1, 0, 0, 0, 1, 1 });
+        h.steps[0] = STEPS({ RV, 0, 1, 0, 0, 1, 1, 0 });
+        expect(&h, REPLAY_ALLGATHER, 0, 2, 0, "before it holds it", "allgather of a foreign block");
+    }
+    /* reduce-scatter: rank r ends with its blocks reduced */
+    {
+        hand_t h = { 2, 1, SCC_SCHED_F_COMMUTATIVE,
+                     { STEPS({ S, IN, -1, 0, 0, 1, 1, 1 }, { RR, IN, 1, 0, 0, 0, 1, 0 }),
+                       STEPS({ S, IN, -1, 0, 0, 0, 1, 1 }, { RR, IN, 0, 0, 0, 1, 1, 0 }) },
+                     { 2, 2 }, { 0 }, { 0 } };
+        expect(&h, REPLAY_REDUCE_SCATTER, 0, 2, 1, NULL, "reduce-scatter n=2");
+        h.flags = 0;
+        expect(&h, REPLAY_REDUCE_SCATTER, 0, 2, 0, "not in rank order", "rank 0 gets 1 op 0");
+        h.flags = SCC_SCHED_F_COMMUTATIVE;
+        h.nsteps[1] = 0;
+        h.nsteps[0] = 1;
+        h.steps[0] = STEPS({ RR, IN, 1, 0, 0, 0, 1, 0 });
+        h.steps[1] = STEPS({ S, IN, -1, 0, 0, 0, 1, 1 });
+        h.nsteps[1] = 1;
+        expect(&h, REPLAY_REDUCE_SCATTER, 0, 2, 0, "rank 1 block 1: 0 of 2",
+               "reduce-scatter, rank 1 left out");
     }
     /* reductions: order, double counting, F_INPUT rules */
     {

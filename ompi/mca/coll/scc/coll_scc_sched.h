@@ -21,7 +21,10 @@
  *     last published in slot t % SCC_SCHED_TAG_WINDOW is consumed).  The unit
  *     tests replay every schedule under exactly that constraint;
  *   - a rank never overwrites a block while a message of its own that carries
- *     it is unread, so a transport may read a message from the sender's buffer.
+ *     it is unread, so a transport may read a message from the sender's buffer;
+ *     except in a schedule that says SCC_SCHED_F_SEND_COPY (a butterfly's swap
+ *     sends its partial and then combines into it): the executor must then have
+ *     the transport copy each message when it is published.
  * Steps carry the round they belong to; rounds are what the papers count.
  * A message and its readers carry the same round.
  *
@@ -31,7 +34,12 @@
  * RECV_REDUCE of a block computes work = msg op input (SCC_STEP_F_INPUT), the
  * next ones work = msg op work, and it SENDs from work; the root's result is in
  * work.  A rank with no steps in a reduction (the root when n == 1) must copy
- * input to output itself.  Zero-block messages (nblocks == 0) are signals.
+ * input to output itself.  Allreduces without a root (butterfly, ring) leave the
+ * same result in every rank's work.  Allgather: each rank's own blocks are in
+ * place in work before the call, the others arrive there.  Reduce-scatter: the
+ * input holds every rank's blocks, a rank's own reduced blocks end in work at
+ * their place (the executor copies them out).  Zero-block messages
+ * (nblocks == 0) are signals.
  * Alltoall lists pair ids src*n + dst: pair (a, b) lives in the input (block b)
  * when a == rank, in the output (block a) when b == rank, and in scratch space
  * otherwise; no step moves a rank's own pair (rank, rank): the executor copies it.
@@ -91,6 +99,10 @@ typedef struct scc_sched {
 } scc_sched_t;
 
 #define SCC_SCHED_F_COMMUTATIVE 0x1 /* reduction order is not rank order: needs a commutative op */
+#define SCC_SCHED_F_SEND_COPY   0x2 /* a rank may change a block right after publishing it: the
+                                       transport must copy each message when it is published
+                                       (slots: stable = false; pt2pt: a bounce buffer), never
+                                       read it later from the rank's buffer */
 
 static inline void scc_sched_reset(scc_sched_t *s)
 {
@@ -223,6 +235,46 @@ int scc_sched_tree_bcast(scc_sched_t *s, int n, int rank, int root, const int *f
                          int nlevels, uint32_t nblocks);
 int scc_sched_tree_reduce(scc_sched_t *s, int n, int rank, int root, const int *fanout,
                           int nlevels, uint32_t nblocks);
+
+/* Allreduce on a flat set by recursive doubling (seeds/002's HypercubeReduce), any
+ * n: with P = 2^q <= n < 2P, ranks P..n-1 fold their input into rank - P, the P
+ * ranks swap partials across dimensions 0, 1, ..., q-1 (send mine, combine the
+ * partner's into it), then hand the result back to rank + P.  One block per
+ * message, blocks in order within each phase, tag = round: q nblocks rounds when
+ * n == P, (q + 2) nblocks otherwise; one send and one receive per rank per
+ * round.  Partners combine the same two partials in opposite operand order, so
+ * s->flags says SCC_SCHED_F_COMMUTATIVE (every rank then ends with the same bits:
+ * a op b == b op a for a commutative op, and every rank's result is the same
+ * tree of depth q + (n != P) up to operand order) and SCC_SCHED_F_SEND_COPY
+ * (with copied messages, input may be work: in place). */
+int scc_sched_butterfly_allreduce(scc_sched_t *s, int n, int rank, uint32_t nblocks);
+
+/* Pipelined rings (the ring goes rank -> rank + 1 mod n).  The blocks are cut
+ * into n segments of consecutive blocks (segment g: g * base + min(g, extra),
+ * base + (g < extra) blocks, base = total / n, extra = total % n); a ring step
+ * moves one segment per rank, one block per message, in K = ceil(total / n)
+ * rounds (block j of the segment in round step * K + j; tag = round), one send
+ * and one receive per rank per round.
+ *
+ * Reduce-scatter: in step i rank r sends segment r-i-1 (from its input in step
+ * 0) and combines segment r-i-2 from r-1 into work (F_INPUT: each arrives once),
+ * so segment g is combined in the order g+1, g+2, ..., g and ends reduced at
+ * rank g: (n-1) K rounds, SCC_SCHED_F_COMMUTATIVE.
+ * Allgather: rank r starts with segment r in work; in step i it sends segment
+ * r-i and receives segment r-i-1 from r-1: (n-1) K rounds.
+ *
+ * scc_sched_ring_allreduce: reduce-scatter then allgather of nblocks blocks,
+ * 2 (n-1) K rounds, tags of the allgather after those of the reduce-scatter;
+ * each segment is reduced once and copied, so every rank ends with the same
+ * bits.  SCC_SCHED_F_COMMUTATIVE (n >= 2).  Never sends a block it later
+ * changes before that message is read, so input may be work (in place).
+ * scc_sched_ring_reduce_scatter / _allgather: rank r's blocks are
+ * [r k, (r+1) k), k = nblocks_per_rank (segment r); the reduce-scatter's input
+ * may be its work too.  An executor must map block r k + j to the bytes of
+ * piece j of rank r's part when a part is not k whole blocks. */
+int scc_sched_ring_allreduce(scc_sched_t *s, int n, int rank, uint32_t nblocks);
+int scc_sched_ring_reduce_scatter(scc_sched_t *s, int n, int rank, uint32_t nblocks_per_rank);
+int scc_sched_ring_allgather(scc_sched_t *s, int n, int rank, uint32_t nblocks_per_rank);
 
 /* Tree shape helpers shared by the executor's fast paths and the schedules, in
  * vranks.  scc_tree_parent: the parent, -1 for vrank 0, -2 on bad input.

@@ -91,7 +91,7 @@ matrix_case "mpb-emulated-np6" 6 --mca coll_scc_mpb_emulate 1 -- -q
 matrix_case "mesh-6x4x2-np12" 12 --mca coll_scc_mesh 6x4x2 --mca coll_scc_mesh_key rank \
     --mca coll_scc_mpb_emulate 1 -- -q
 matrix_case "mesh-6x4x2-np48" 48 --mca coll_scc_mesh 6x4x2 --mca coll_scc_mesh_key rank \
-    --mca coll_scc_mpb_emulate 1 -- -q -c bcast,barrier,reduce,allreduce,alltoall
+    --mca coll_scc_mpb_emulate 1 -- -q -m 8200 -c bcast,barrier,reduce,allreduce,alltoall,alltoallv
 # point-to-point: the schedules only (the direct algorithms need shared memory)
 matrix_case "pml-np5" 5 --mca coll_scc_transport pml -- -q -a fallback,tree,jia,dopl,nocmsg
 tap_done

@@ -12,8 +12,9 @@
  * calls reached the component but the Z that move no data (Open MPI may finish those
  * before any component sees them).
  *
- * Usage: scc_matrix [-c coll,...] [-a alg,...] [-q] [-d]
- *   -q  quick: fewer roots and sizes; -d  also the determinism and barrier-order checks */
+ * Usage: scc_matrix [-c coll,...] [-a alg,...] [-q] [-d] [-m maxbytes]
+ *   -q  quick: fewer roots, sizes and operations; -d  also the determinism check;
+ *   -m  no message larger than maxbytes (large process counts on few cores) */
 #include <math.h>
 #include <time.h>
 #include <unistd.h>
@@ -210,6 +211,7 @@ static void apply(const topcase *oc, const void *a, void *acc, size_t i)
 /* ------------------------------------------------------------ the run */
 
 static int rank, nprocs, quick;
+static size_t max_bytes = (size_t) -1;    /* -m: no message larger than this */
 static size_t slot_size = 16384, cma_min = 32768;
 static long calls, mayfall, zero;    /* of the current (collective, algorithm); zero: calls
                                         moving no data, which Open MPI may finish itself */
@@ -246,7 +248,7 @@ static int counts_for(const ttype *t, size_t *out, int max_bytes_mb)
         if (quick && i % 2) {
             continue;
         }
-        if (bytes[i] > ((size_t) max_bytes_mb << 20) && max_bytes_mb > 0) {
+        if ((bytes[i] > ((size_t) max_bytes_mb << 20) && max_bytes_mb > 0) || bytes[i] > max_bytes) {
             continue;
         }
         size_t c = bytes[i] / esz ? bytes[i] / esz : 1;
@@ -254,7 +256,7 @@ static int counts_for(const ttype *t, size_t *out, int max_bytes_mb)
             out[n++] = c;
         }
     }
-    if (max_bytes_mb >= 3) {
+    if (max_bytes_mb >= 3 && ((size_t) 3 << 20) <= max_bytes) {
         out[n++] = (3u << 20) / esz + 5;
     }
     return n;
@@ -523,6 +525,9 @@ static void run_alltoallv(MPI_Comm comm, const char *alg)
         MPI_Aint lb, ext;
         MPI_Type_get_extent(t->dt, &lb, &ext);
         for (size_t si = 0; si < sizeof(scales) / sizeof(scales[0]); ++si) {
+            if (scales[si] * (size_t) ext > max_bytes) {
+                continue;
+            }
             for (int inplace = 0; inplace < 2; ++inplace) {
                 int *sc = malloc(nprocs * sizeof(int)), *sd = malloc(nprocs * sizeof(int));
                 int *rc = malloc(nprocs * sizeof(int)), *rd = malloc(nprocs * sizeof(int));
@@ -755,8 +760,9 @@ int main(int argc, char **argv)
     int provided, opt, extra = 0, rc;
 
     tb_prog = "scc_matrix";
-    while ((opt = getopt(argc, argv, "c:a:qd")) != -1) {
-        if ('c' == opt) only_colls = optarg;
+    while ((opt = getopt(argc, argv, "c:a:qdm:")) != -1) {
+        if ('m' == opt) max_bytes = (size_t) atol(optarg);
+        else if ('c' == opt) only_colls = optarg;
         else if ('a' == opt) only_algs = optarg;
         else if ('q' == opt) quick = 1;
         else if ('d' == opt) extra = 1;

@@ -160,7 +160,14 @@ static void test_params(void)
     tp = topo(SCC_TOPO_FLAT, 4, 1);
     scc_select_build(&t, &tp, &p);
     check_table(&t, "unavailable, flat");
-    CHECK(SCC_ALG_FALLBACK == scc_select(&t, SCC_COLL_BCAST, 1), "no flat: fallback");
+    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_BCAST, 1), "no flat: a tree instead");
+    CHECK(SCC_ALG_FALLBACK == scc_select(&t, SCC_COLL_GATHER, 1), "no flat gather: fallback");
+    p.unavailable |= 1u << SCC_ALG_TREE;
+    scc_select_build(&t, &tp, &p);
+    check_table(&t, "no flat, no tree");
+    CHECK(SCC_ALG_FALLBACK == scc_select(&t, SCC_COLL_BCAST, 1), "no flat, no tree: fallback");
+    p.unavailable &= ~(1u << SCC_ALG_TREE);
+    scc_select_build(&t, &tp, &p);
     CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_BCAST, 100), "tree stays");
     p.unavailable = ~0u;
     scc_select_build(&t, &tp, &p);

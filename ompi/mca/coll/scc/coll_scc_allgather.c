@@ -1,6 +1,7 @@
 /* coll_scc_allgather.c: MPI_Allgather: choose an algorithm, or hand the call to the fallback. */
 #include "coll_scc.h"
 #include "coll_scc_flat.h"
+#include "coll_scc_run.h"
 
 #include "ompi/datatype/ompi_datatype.h"
 
@@ -23,11 +24,11 @@ int mca_coll_scc_allgather(const void *sbuf, int scount, struct ompi_datatype_t 
     ompi_datatype_type_size(rdtype, &size);
     bytes = size * (size_t) rcount;
     alg = mca_coll_scc_pick(m, SCC_COLL_ALLGATHER, bytes);
-    if (SCC_ALG_FLAT != alg) {
+    if (SCC_ALG_FALLBACK == alg) {
         goto fallback;
     }
-    mca_coll_scc_count(m, SCC_COLL_ALLGATHER, alg);
     if (0 == bytes) {
+        mca_coll_scc_count(m, SCC_COLL_ALLGATHER, alg);
         return OMPI_SUCCESS;
     }
     out = scc_view_out(m, rbuf, (size_t) rcount * n, rdtype, bytes * n, &packed);
@@ -51,7 +52,12 @@ int mca_coll_scc_allgather(const void *sbuf, int scount, struct ompi_datatype_t 
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
     }
-    rc = mca_coll_scc_allgather_flat(m, in, out, bytes);
+    rc = SCC_ALG_FLAT == alg ? mca_coll_scc_allgather_flat(m, in, out, bytes)
+                             : mca_coll_scc_allgather_sched(m, alg, in, out, bytes);
+    if (OMPI_ERR_NOT_AVAILABLE == rc) {
+        goto fallback;
+    }
+    mca_coll_scc_count(m, SCC_COLL_ALLGATHER, alg);
     if (OMPI_SUCCESS == rc) {
         rc = scc_view_out_done(rbuf, (size_t) rcount * n, rdtype, out, bytes * n, packed);
     }

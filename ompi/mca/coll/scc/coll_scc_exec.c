@@ -18,7 +18,14 @@ int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_e
         const scc_step_t *st = &s->steps[i];
         size_t off = (size_t) st->block * b->bs, len = 0;
 
-        if (off < b->total) {
+        if (b->kpart > 0) {
+            /* n parts of `part` bytes, each cut into kpart blocks (ring steps move one) */
+            uint32_t pr = st->block / b->kpart, pc = st->block % b->kpart;
+            size_t in = (size_t) pc * b->bs;
+            off = (size_t) pr * b->part + in;
+            len = 0 == st->nblocks || in >= b->part ? 0
+                  : (b->part - in < b->bs ? b->part - in : b->bs);
+        } else if (off < b->total) {
             len = (size_t) st->nblocks * b->bs;
             if (len > b->total - off) {
                 len = b->total - off;
@@ -162,8 +169,16 @@ static int scc_generate(mca_coll_scc_module_t *m, int me, scc_coll_t c, scc_alg_
         default: return -1;
         }
     case SCC_COLL_ALLREDUCE:
-        return SCC_ALG_NOCMSG == a ? scc_sched_nocmsg_allreduce(s, &t->tiles, me, root, nblocks)
-                                   : -1;
+        switch (a) {
+        case SCC_ALG_NOCMSG: return scc_sched_nocmsg_allreduce(s, &t->tiles, me, root, nblocks);
+        case SCC_ALG_BUTTERFLY: return scc_sched_butterfly_allreduce(s, n, me, nblocks);
+        case SCC_ALG_RING: return scc_sched_ring_allreduce(s, n, me, nblocks);
+        default: return -1;
+        }
+    case SCC_COLL_ALLGATHER:
+        return SCC_ALG_RING == a ? scc_sched_ring_allgather(s, n, me, nblocks) : -1;
+    case SCC_COLL_REDUCE_SCATTER_BLOCK:
+        return SCC_ALG_RING == a ? scc_sched_ring_reduce_scatter(s, n, me, nblocks) : -1;
     case SCC_COLL_BARRIER:
         return scc_sched_nocmsg_barrier(s, &t->tiles, me, root, SCC_ALG_NOCMSG_FANIN == a);
     case SCC_COLL_ALLTOALL:

@@ -18,6 +18,8 @@ typedef struct scc_exec_buf {
     struct ompi_op_t *op;
     size_t dtsize;
     bool stable;                    /* what is sent stays unchanged until the call ends */
+    size_t part;                    /* kpart > 0: n parts of `part` bytes (one per rank), */
+    uint32_t kpart;                 /*   each cut into kpart blocks of bs bytes */
 } scc_exec_buf_t;
 
 /* A generated schedule of this rank, ready to run. */

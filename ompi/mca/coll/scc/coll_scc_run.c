@@ -123,9 +123,15 @@ int mca_coll_scc_allreduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
     scc_exec_buf_t b;
     int rc, root = SCC_ALG_NOCMSG == a ? m->center : 0;
 
-    /* NoC_Msg has its own allreduce; a tree reduces to rank 0 and broadcasts back */
-    p = scc_reduce_plan(m, SCC_ALG_NOCMSG == a ? SCC_COLL_ALLREDUCE : SCC_COLL_REDUCE, a, root,
+    /* NoC_Msg, the butterfly and the ring are allreduce schedules; a tree reduces to
+       rank 0 and broadcasts back */
+    p = scc_reduce_plan(m, SCC_ALG_TREE == a ? SCC_COLL_REDUCE : SCC_COLL_ALLREDUCE, a, root,
                         count, dtype, op, &b);
+    /* a butterfly changes a block right after sending it: the message must be a copy,
+       which point-to-point sends from the buffer are not */
+    if (NULL != p && (p->s.flags & SCC_SCHED_F_SEND_COPY) && SCC_XPORT_PML == x->kind) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
     if (NULL != p && SCC_ALG_TREE == a) {
         q = mca_coll_scc_plan(m, SCC_COLL_BCAST, a, root, scc_nblocks(b.total, b.bs));
     }
@@ -137,11 +143,94 @@ int mca_coll_scc_allreduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
     x->pml_tag = SCC_COLL_TAG(ALLREDUCE);
     scc_xport_begin(x);
     rc = mca_coll_scc_exec(m, p, &b, 0);
+    if (0 == p->s.nsteps && sbuf != rbuf) {
+        memcpy(rbuf, sbuf, b.total);
+    }
     if (OMPI_SUCCESS == rc && NULL != q) {
         /* the broadcast's tags follow the reduction's (block b: tag b) */
         rc = mca_coll_scc_exec(m, q, &b, scc_nblocks(b.total, b.bs));
     }
     scc_xport_end(x);
+    return rc;
+}
+
+int mca_coll_scc_allgather_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
+                                 char *rbuf, size_t bytes)
+{
+    scc_xport_t *x = m->xp;
+    size_t bs = scc_bcast_block(x, a, bytes);
+    const scc_plan_t *p;
+    scc_exec_buf_t b;
+    int rc;
+
+    if ((bytes + bs - 1) / bs > UINT32_MAX / 4 / (size_t) m->size) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    p = mca_coll_scc_plan(m, SCC_COLL_ALLGATHER, a, 0, scc_nblocks(bytes, bs));
+    if (NULL == p) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    if (sbuf != rbuf + (size_t) m->rank * bytes) {
+        memcpy(rbuf + (size_t) m->rank * bytes, sbuf, bytes);
+    }
+    memset(&b, 0, sizeof(b));
+    b.work = rbuf;
+    b.input = rbuf;
+    b.total = bytes * (size_t) m->size;
+    b.bs = bs;
+    b.part = bytes;
+    b.kpart = scc_nblocks(bytes, bs);
+    /* nothing is written after it is held: blocks may be read in place */
+    b.stable = true;
+    x->pml_tag = SCC_COLL_TAG(ALLGATHER);
+    scc_xport_begin(x);
+    rc = mca_coll_scc_exec(m, p, &b, 0);
+    scc_xport_end(x);
+    return rc;
+}
+
+int mca_coll_scc_reduce_scatter_block_sched(mca_coll_scc_module_t *m, scc_alg_t a,
+                                            const char *sbuf, char *rbuf, size_t rcount,
+                                            struct ompi_datatype_t *dtype, struct ompi_op_t *op)
+{
+    scc_xport_t *x = m->xp;
+    const int n = m->size;
+    size_t dtsize, part, bs;
+    const scc_plan_t *p;
+    scc_exec_buf_t b;
+    int rc;
+
+    ompi_datatype_type_size(dtype, &dtsize);
+    part = rcount * dtsize;
+    bs = scc_reduce_block(x, dtsize);
+    if (0 == bs || (part + bs - 1) / bs > UINT32_MAX / 4 / (size_t) n) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    p = mca_coll_scc_plan(m, SCC_COLL_REDUCE_SCATTER_BLOCK, a, 0, scc_nblocks(part, bs));
+    if (NULL == p || ((p->s.flags & SCC_SCHED_F_COMMUTATIVE) && !ompi_op_is_commute(op))) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    memset(&b, 0, sizeof(b));
+    b.input = sbuf;
+    b.work = mca_coll_scc_scratch(m, 0, part * (size_t) n + 1);
+    if (NULL == b.work) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    b.total = part * (size_t) n;
+    b.bs = bs;
+    b.part = part;
+    b.kpart = scc_nblocks(part, bs);
+    b.dtype = dtype;
+    b.op = op;
+    b.dtsize = dtsize;
+    x->pml_tag = SCC_COLL_TAG(REDUCE_SCATTER_BLOCK);
+    scc_xport_begin(x);
+    rc = mca_coll_scc_exec(m, p, &b, 0);
+    scc_xport_end(x);
+    /* my block of the result */
+    if (OMPI_SUCCESS == rc) {
+        memcpy(rbuf, (0 == p->s.nsteps ? sbuf : b.work) + (size_t) m->rank * part, part);
+    }
     return rc;
 }
 

@@ -17,6 +17,12 @@ int mca_coll_scc_allreduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
                                  char *rbuf, size_t count, struct ompi_datatype_t *dtype,
                                  struct ompi_op_t *op);
 int mca_coll_scc_barrier_sched(mca_coll_scc_module_t *m, scc_alg_t a);
+/* the ring: bytes per rank, rbuf holds n blocks (sbuf may be this rank's block of it) */
+int mca_coll_scc_allgather_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
+                                 char *rbuf, size_t bytes);
+int mca_coll_scc_reduce_scatter_block_sched(mca_coll_scc_module_t *m, scc_alg_t a,
+                                            const char *sbuf, char *rbuf, size_t rcount,
+                                            struct ompi_datatype_t *dtype, struct ompi_op_t *op);
 int mca_coll_scc_alltoall_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
                                 char *rbuf, size_t bytes);
 /* per-peer byte counts and byte offsets, as the direct alltoallv takes them */

@@ -82,6 +82,9 @@ for np in 1 2 3 4 5 7 8 12 16; do
     q=""
     [ "$np" -gt 8 ] || [ "$reduced" = 1 ] && q="-q"
     [ "$np" -eq 1 ] && q="-q"
+    # many processes on two cores: keep messages moderate (the small counts test the
+    # same code; 2..8 processes take the megabytes)
+    [ "$np" -gt 8 ] && q="$q -m 70000"
     matrix_case "shm-np$np" "$np" -- $q -d
 done
 matrix_case "shm-nocma-np4" 4 --mca coll_scc_cma 0 -- -q
@@ -89,9 +92,11 @@ matrix_case "shm-tinyslots-np5" 5 --mca coll_scc_shm_slot_size 256 --mca coll_sc
 matrix_case "mpb-emulated-np6" 6 --mca coll_scc_mpb_emulate 1 -- -q
 # the mesh algorithms on a described mesh, through the emulated SCC buffers
 matrix_case "mesh-6x4x2-np12" 12 --mca coll_scc_mesh 6x4x2 --mca coll_scc_mesh_key rank \
-    --mca coll_scc_mpb_emulate 1 -- -q
+    --mca coll_scc_mpb_emulate 1 -- -q -m 70000
 matrix_case "mesh-6x4x2-np48" 48 --mca coll_scc_mesh 6x4x2 --mca coll_scc_mesh_key rank \
     --mca coll_scc_mpb_emulate 1 -- -q -m 8200 -c bcast,barrier,reduce,allreduce,alltoall,alltoallv
 # point-to-point: the schedules only (the direct algorithms need shared memory)
-matrix_case "pml-np5" 5 --mca coll_scc_transport pml -- -q -a fallback,tree,jia,dopl,nocmsg
+# (pair lists and the butterfly's copied sends need the shared-memory slots)
+matrix_case "pml-np5" 5 --mca coll_scc_transport pml -- -q -a fallback,tree,jia,dopl,nocmsg,ring \
+    -c bcast,barrier,reduce,allreduce,allgather,reduce_scatter_block
 tap_done

@@ -31,6 +31,24 @@ tap_check $? "shm-file: the segment file was removed"
 run_case mpb-emulated-np4 4 "mpb (emulated SCC)" --mca coll_scc_mpb_emulate 1 -- "$prog" -n 1000 -m 2000000
 run_case mpb-emulated-np48 48 "mpb (emulated SCC)" --mca coll_scc_mpb_emulate 1 -- "$prog" -n 200 -m 70000
 
+# Messages far larger than the slots (256 MB), and communicators made and freed in loops.
+big="$SCC_BUILDDIR/test/mpi/scc_big"
+for t in "shm 2 256" "mpb 3 24" "pml 2 64"; do
+    set -- $t
+    case $1 in
+        shm) opts="" ;;
+        mpb) opts="--mca coll_scc_mpb_emulate 1" ;;
+        pml) opts="--mca coll_scc_transport pml" ;;
+    esac
+    log="$SCC_LOGDIR/xport-big-$1.log"
+    # shellcheck disable=SC2086
+    scc_run "$log" "$2" $opts -- "$big" -s "$3" -l 150
+    rc=$?
+    [ $rc -eq 0 ] && scc_no_failures "$log" && scc_served "$log" "$2" MPI_COMM_WORLD "allreduce:[a-z]+=" \
+        && ! scc_served "$log" "$2" MPI_COMM_WORLD "bcast:fallback|allreduce:fallback|reduce:fallback"
+    tap_check $? "big-$1: $3 MB bcast/allreduce/reduce served by scc and right; 300 communicators made and freed hold nothing" "$log"
+done
+
 # A device file: the SCC's 24 tiles x 16 KB, shared by all communicators of the job.
 dev="$shmdir/rckmpb"
 head -c 393216 /dev/zero > "$dev"

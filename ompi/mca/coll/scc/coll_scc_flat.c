@@ -676,7 +676,7 @@ int mca_coll_scc_barrier_dissem(mca_coll_scc_module_t *m)
 
     /* a barrier waits anyway: settle owed acks now */
     if (x->nlater > 0) {
-        scc_xport_flush_later(x);
+        scc_xport_flush_later(x, false);
     }
     for (long k = 0, dist = 1; dist < n; ++k, dist *= radix + 1) {
         scc_store(&scc_ctrl(x, me)->bar[k].v, epoch);

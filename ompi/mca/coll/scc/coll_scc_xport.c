@@ -93,13 +93,18 @@ int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, in
     return OMPI_SUCCESS;
 }
 
-void scc_xport_flush_later(scc_xport_t *x)
+void scc_xport_flush_later(scc_xport_t *x, bool only_old)
 {
+    int keep = 0;
     for (int i = 0; i < x->nlater; ++i) {
+        if (only_old && x->later[i].call == x->call) {
+            x->later[keep++] = x->later[i];
+            continue;
+        }
         __atomic_fetch_add(&scc_ack(x, x->later[i].peer, x->later[i].slot)->v, 1,
                            __ATOMIC_RELEASE);
     }
-    x->nlater = 0;
+    x->nlater = keep;
 }
 
 /* Copies len bytes at addr in peer's memory into buf. */
@@ -228,6 +233,14 @@ void scc_xport_end(scc_xport_t *x)
         scc_pml_end(x);
         return;
     }
+    /* a sender may wait for these in a later call: they cannot stay owed past this one */
+    if (x->nlater > 0) {
+        scc_xport_flush_later(x, true);
+    }
+    /* the next call claims this slot first: have its ack counter in cache by then */
+    __builtin_prefetch((const void *) &scc_ack(x, x->rank,
+                                               (int) ((x->call + 1) % (uint32_t) x->nslots))->v,
+                       0, 3);
     for (int slot = 0; x->cma_pending && slot < x->nslots; ++slot) {
         if (x->cma_pending & (1ull << slot)) {
             scc_wait_ge(x, &scc_ack(x, x->rank, slot)->v, x->expected[slot]);

@@ -96,7 +96,7 @@ typedef struct scc_xport {
     void (*detach)(struct scc_xport *x);
     const char *desc;               /* what the verbose output calls it */
     const char **pv;                /* size pointers: scratch for the algorithms */
-    struct scc_later { int peer, slot; } *later; /* acks owed, counted at my next call */
+    struct scc_later { int peer, slot; uint32_t call; } *later; /* acks owed (release_later) */
     int nlater;
     int bar_radix, bar_rounds;      /* dissemination barrier: peers per round, rounds */
     void *bounce;                   /* single-copy reductions read into this */
@@ -193,8 +193,9 @@ static inline void scc_pause(const scc_xport_t *x, unsigned *spins)
     }
 }
 
-/* Counts me as the reader of the messages I deferred (scc_xport_release_later). */
-void scc_xport_flush_later(scc_xport_t *x);
+/* Counts me as the reader of the messages I deferred (scc_xport_release_later);
+ * only_old: only those of earlier calls. */
+void scc_xport_flush_later(scc_xport_t *x, bool only_old);
 
 /* Waits until *p == want (settling owed acks first, while there is time). */
 static inline void scc_wait_eq(scc_xport_t *x, volatile uint64_t *p, uint64_t want)
@@ -204,7 +205,7 @@ static inline void scc_wait_eq(scc_xport_t *x, volatile uint64_t *p, uint64_t wa
         return;
     }
     if (x->nlater > 0) {
-        scc_xport_flush_later(x);
+        scc_xport_flush_later(x, false);
     }
     while (scc_load(x, p) != want) {
         scc_pause(x, &spins);
@@ -219,7 +220,7 @@ static inline void scc_wait_ge(scc_xport_t *x, volatile uint64_t *p, uint64_t wa
         return;
     }
     if (x->nlater > 0) {
-        scc_xport_flush_later(x);
+        scc_xport_flush_later(x, false);
     }
     while (scc_load(x, p) < want) {
         scc_pause(x, &spins);
@@ -241,12 +242,9 @@ static inline int scc_slot_of(const scc_xport_t *x, uint32_t tag)
 /* ------------------------------------------------------------ messages */
 
 /* Starts a collective call: all ranks call it for the same calls.  Acks owed from
- * earlier calls are settled first: a sender may need them in this call. */
+ * earlier calls are settled in this one: at its first wait (idle time), else at its end. */
 static inline void scc_xport_begin(scc_xport_t *x)
 {
-    if (x->nlater > 0) {
-        scc_xport_flush_later(x);
-    }
     x->call++;
 }
 
@@ -278,10 +276,11 @@ static inline void scc_xport_release(scc_xport_t *x, int peer, uint32_t tag)
 static inline void scc_xport_release_later(scc_xport_t *x, int peer, uint32_t tag)
 {
     if (x->nlater == x->size) {
-        scc_xport_flush_later(x);
+        scc_xport_flush_later(x, false);
     }
     x->later[x->nlater].peer = peer;
     x->later[x->nlater].slot = scc_slot_of(x, tag);
+    x->later[x->nlater].call = x->call;
     x->nlater++;
 }
 
@@ -316,7 +315,8 @@ int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
                           const void *input, size_t count, struct ompi_datatype_t *dtype,
                           struct ompi_op_t *op);
 
-/* Ends a call: waits until readers are done with whatever they read from my memory. */
+/* Ends a call: waits until readers are done with whatever they read from my memory,
+ * settles acks owed from earlier calls, and fetches what the next call will look at. */
 void scc_xport_end(scc_xport_t *x);
 
 /* target = src1 op src2 for count elements (target may be src2). */

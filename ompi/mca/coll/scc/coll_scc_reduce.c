@@ -1,19 +1,17 @@
 /* coll_scc_reduce.c: MPI_Reduce: choose an algorithm, or hand the call to the fallback. */
 #include "coll_scc.h"
-#include "coll_scc_flat.h"
-#include "coll_scc_run.h"
+#include "coll_scc_reduction.h"
 
 #include "ompi/datatype/ompi_datatype.h"
-#include "ompi/op/op.h"
 
 int mca_coll_scc_reduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
                         struct ompi_op_t *op, int root, struct ompi_communicator_t *comm,
                         mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
-    size_t dtsize, bytes;
+    size_t dtsize;
     ptrdiff_t lb;
-    const char *in;
+    scc_reduction_t r;
     scc_alg_t alg;
     int rc;
 
@@ -21,39 +19,26 @@ int mca_coll_scc_reduce(const void *sbuf, void *rbuf, int count, struct ompi_dat
         goto fallback;
     }
     ompi_datatype_type_size(dtype, &dtsize);
-    bytes = dtsize * (size_t) count;
-    alg = mca_coll_scc_pick(m, SCC_COLL_REDUCE, bytes);
-    /* reductions work on the elements in place: contiguous types only */
-    if (SCC_ALG_FALLBACK == alg || !scc_dtype_contig(dtype, (size_t) count, &lb)
-        || dtsize > m->xp->slot_size) {
+    alg = mca_coll_scc_reduction_pick(m, SCC_COLL_REDUCE, dtype, (size_t) count,
+                                      dtsize * (size_t) count, &lb);
+    if (SCC_ALG_FALLBACK == alg) {
         goto fallback;
     }
-    if (0 == bytes) {
+    if (0 == count) {
         mca_coll_scc_count(m, SCC_COLL_REDUCE, alg);
         return OMPI_SUCCESS;
     }
     /* in place: the input is the result buffer (sbuf stays MPI_IN_PLACE for the fallback) */
-    in = (const char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf) + lb;
-    if (SCC_ALG_FLAT != alg) {
-        rc = mca_coll_scc_reduce_sched(m, alg, in,
-                                       m->rank == root ? (char *) rbuf + lb : NULL,
-                                       (size_t) count, dtype, op, root);
-        if (OMPI_ERR_NOT_AVAILABLE != rc) {
-            mca_coll_scc_count(m, SCC_COLL_REDUCE, alg);
-            return rc;
-        }
-        /* the schedule cannot take this operation (not commutative): a forced
-           algorithm declines, the table's choice gives way to the rank-ordered one */
-        if ((m->unavail & (1u << SCC_ALG_FLAT))
-            || SCC_ALG_AUTO != mca_coll_scc_component.force[SCC_COLL_REDUCE]) {
-            goto fallback;
-        }
-        alg = SCC_ALG_FLAT;
+    r.in = (const char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf) + lb;
+    r.out = m->rank == root ? (char *) rbuf + lb : NULL;
+    r.count = (size_t) count;
+    r.dtype = dtype;
+    r.op = op;
+    r.root = root;
+    rc = mca_coll_scc_reduction(m, SCC_COLL_REDUCE, alg, &r);
+    if (OMPI_ERR_NOT_AVAILABLE != rc) {
+        return rc;
     }
-    mca_coll_scc_count(m, SCC_COLL_REDUCE, alg);
-    return mca_coll_scc_reduce_flat(m, in,
-                                    m->rank == root ? (char *) rbuf + lb : NULL, (size_t) count,
-                                    dtype, op, root);
 
 fallback:
     mca_coll_scc_count(m, SCC_COLL_REDUCE, SCC_ALG_FALLBACK);

@@ -3,11 +3,9 @@
 #include <string.h>
 
 #include "coll_scc.h"
-#include "coll_scc_flat.h"
-#include "coll_scc_run.h"
+#include "coll_scc_reduction.h"
 
 #include "ompi/datatype/ompi_datatype.h"
-#include "ompi/op/op.h"
 
 int mca_coll_scc_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
                                       struct ompi_datatype_t *dtype, struct ompi_op_t *op,
@@ -15,9 +13,9 @@ int mca_coll_scc_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
                                       mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
-    size_t dtsize, bytes, total;
+    size_t dtsize, total;
     ptrdiff_t lb;
-    const char *in;
+    scc_reduction_t r;
     scc_alg_t alg;
     int rc;
 
@@ -25,18 +23,17 @@ int mca_coll_scc_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
         goto fallback;
     }
     ompi_datatype_type_size(dtype, &dtsize);
-    bytes = dtsize * (size_t) rcount;
-    total = bytes * (size_t) m->size;
-    alg = mca_coll_scc_pick(m, SCC_COLL_REDUCE_SCATTER_BLOCK, bytes);
-    if (SCC_ALG_FALLBACK == alg || !scc_dtype_contig(dtype, (size_t) rcount * m->size, &lb)
-        || dtsize > m->xp->slot_size) {
+    total = dtsize * (size_t) rcount * (size_t) m->size;
+    alg = mca_coll_scc_reduction_pick(m, SCC_COLL_REDUCE_SCATTER_BLOCK, dtype,
+                                      (size_t) rcount * m->size, dtsize * (size_t) rcount, &lb);
+    if (SCC_ALG_FALLBACK == alg) {
         goto fallback;
     }
-    if (0 == bytes) {
+    if (0 == rcount) {
         mca_coll_scc_count(m, SCC_COLL_REDUCE_SCATTER_BLOCK, alg);
         return OMPI_SUCCESS;
     }
-    in = (const char *) sbuf + lb;
+    r.in = (const char *) sbuf + lb;
     if (MPI_IN_PLACE == sbuf) {
         /* the input is in rbuf, which receives the result: work from a copy */
         char *copy = mca_coll_scc_scratch(m, SCC_SCRATCH_IN, total);
@@ -44,24 +41,17 @@ int mca_coll_scc_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
         memcpy(copy, (char *) rbuf + lb, total);
-        in = copy;
+        r.in = copy;
     }
-    if (SCC_ALG_FLAT != alg) {
-        rc = mca_coll_scc_reduce_scatter_block_sched(m, alg, in, (char *) rbuf + lb,
-                                                     (size_t) rcount, dtype, op);
-        if (OMPI_ERR_NOT_AVAILABLE != rc) {
-            mca_coll_scc_count(m, SCC_COLL_REDUCE_SCATTER_BLOCK, alg);
-            return rc;
-        }
-        if ((m->unavail & (1u << SCC_ALG_FLAT))
-            || SCC_ALG_AUTO != mca_coll_scc_component.force[SCC_COLL_REDUCE_SCATTER_BLOCK]) {
-            goto fallback;
-        }
-        alg = SCC_ALG_FLAT;
+    r.out = (char *) rbuf + lb;
+    r.count = (size_t) rcount;
+    r.dtype = dtype;
+    r.op = op;
+    r.root = 0;
+    rc = mca_coll_scc_reduction(m, SCC_COLL_REDUCE_SCATTER_BLOCK, alg, &r);
+    if (OMPI_ERR_NOT_AVAILABLE != rc) {
+        return rc;
     }
-    mca_coll_scc_count(m, SCC_COLL_REDUCE_SCATTER_BLOCK, alg);
-    return mca_coll_scc_reduce_scatter_block_flat(m, in, (char *) rbuf + lb, (size_t) rcount,
-                                                  dtype, op);
 
 fallback:
     mca_coll_scc_count(m, SCC_COLL_REDUCE_SCATTER_BLOCK, SCC_ALG_FALLBACK);

@@ -1,0 +1,35 @@
+/* coll_scc_reduction.h: the shared part of the reduction entry points (coll_scc_reduction.c). */
+#ifndef MCA_COLL_SCC_REDUCTION_H
+#define MCA_COLL_SCC_REDUCTION_H
+
+#include "coll_scc_exec.h"
+
+BEGIN_C_DECLS
+
+/* A reduction call on contiguous bytes: in (the input; the output in place), out
+ * (where the result goes at this rank, NULL where it goes nowhere), count elements
+ * (per rank's block for reduce_scatter_block). */
+typedef struct scc_reduction {
+    const char *in;
+    char *out;
+    size_t count;
+    struct ompi_datatype_t *dtype;
+    struct ompi_op_t *op;
+    int root;
+} scc_reduction_t;
+
+/* The algorithm for a reduction of count elements (bytes as the table counts them),
+ * SCC_ALG_FALLBACK where the component cannot take the call; lb: where the data
+ * starts in the user's buffers. */
+scc_alg_t mca_coll_scc_reduction_pick(mca_coll_scc_module_t *m, scc_coll_t c,
+                                      struct ompi_datatype_t *dtype, size_t count, size_t bytes,
+                                      ptrdiff_t *lb);
+
+/* Runs it (and counts the call); OMPI_ERR_NOT_AVAILABLE: the fallback must serve it
+ * (before any data moved, on every rank alike). */
+int mca_coll_scc_reduction(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg,
+                           const scc_reduction_t *r);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_SCC_REDUCTION_H */

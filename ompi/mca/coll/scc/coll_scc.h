@@ -50,6 +50,7 @@ typedef struct mca_coll_scc_component_t {
     int mpb_emulate;
     int mpb_core_size;
     int mpb_nslots;
+    int pipe_size;
     int cma;                            /* -1 auto, 0 off, 1 required */
     int cma_min;
 } mca_coll_scc_component_t;

@@ -78,16 +78,17 @@ int mca_coll_scc_bcast_flat(mca_coll_scc_module_t *m, char *buf, size_t bytes, i
             rc = scc_xport_read(x, root, h, 0, buf, bytes);
             scc_xport_release(x, root, 0);
         }
-    } else if (bytes <= x->slot_size) {
+    } else if (bytes <= x->pipe) {
         if (x->rank == root) {
             rc = scc_xport_send(x, 0, buf, bytes, x->size - 1, false, NULL);
         } else {
             rc = scc_recv_single(x, root, 0, buf, bytes);
         }
     } else {
+        /* pieces: the readers copy one while the root copies the next */
         uint32_t tag = 0;
-        for (size_t off = 0; off < bytes && OMPI_SUCCESS == rc; off += x->slot_size, ++tag) {
-            size_t len = scc_min(bytes - off, x->slot_size);
+        for (size_t off = 0; off < bytes && OMPI_SUCCESS == rc; off += x->pipe, ++tag) {
+            size_t len = scc_min(bytes - off, x->pipe);
             if (x->rank == root) {
                 rc = scc_xport_send(x, tag, buf + off, len, x->size - 1, false, NULL);
             } else {
@@ -113,7 +114,7 @@ static int scc_reduce_slots(mca_coll_scc_module_t *m, const char *sbuf, char *ou
     bool combine = root < 0 || root == me;
 
     ompi_datatype_type_size(dtype, &dtsize);
-    per = x->slot_size / dtsize;
+    per = (dtsize <= x->pipe ? x->pipe : x->slot_size) / dtsize;
     for (size_t first = 0, c = 0; first < count && OMPI_SUCCESS == rc; first += per, ++c) {
         size_t cnt = scc_min(per, count - first), off = first * dtsize;
         uint32_t tag = (uint32_t) c;

@@ -11,7 +11,7 @@
 static size_t scc_bcast_block(const scc_xport_t *x, scc_alg_t a, size_t bytes)
 {
     mca_coll_scc_component_t *cs = &mca_coll_scc_component;
-    size_t bs = x->slot_size;
+    size_t bs = x->pipe;
     if (x->cma && bytes >= x->cma_min && cs->cma_block > 0) {
         bs = (size_t) cs->cma_block;
     }
@@ -57,10 +57,10 @@ int mca_coll_scc_bcast_sched(mca_coll_scc_module_t *m, scc_alg_t a, char *buf, s
     return rc;
 }
 
-/* Block bytes of a reduction: whole elements in one slot. */
+/* Block bytes of a reduction: whole elements in one pipeline piece (or one slot). */
 static size_t scc_reduce_block(const scc_xport_t *x, size_t dtsize)
 {
-    return x->slot_size / dtsize * dtsize;
+    return (dtsize <= x->pipe ? x->pipe : x->slot_size) / dtsize * dtsize;
 }
 
 /* Prepares the buffers of a reduction; NULL plan when the schedule cannot take op. */

@@ -329,6 +329,14 @@ int mca_coll_scc_xport_register_params(void)
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->mpb_nslots);
 
+    cs->pipe_size = 8192;
+    (void) mca_base_component_var_register(c, "pipe_size",
+        "Bytes of the pieces a pipelined message moves in through the slots (broadcasts, "
+        "reductions): smaller pieces overlap sender and receivers more, larger ones "
+        "synchronize less; at most the slot size",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->pipe_size);
+
     cs->cma = -1;
     (void) mca_base_component_var_register(c, "cma",
         "Single-copy transfers of large messages with process_vm_readv (cross memory attach): "
@@ -466,6 +474,8 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
     }
     x->cma = cma;
     x->cma_min = cs->cma_min > 0 ? (size_t) cs->cma_min : SIZE_MAX;
+    x->pipe = cs->pipe_size >= SCC_LINE && (size_t) cs->pipe_size < x->slot_size
+                  ? (size_t) cs->pipe_size : x->slot_size;
     x->yield = SCC_YIELD_WHEN_IDLE();
     m->xp = x;
     return OMPI_SUCCESS;

@@ -81,6 +81,7 @@ typedef struct scc_xport {
     int rank, size;
     int nslots;                     /* >= SCC_SCHED_TAG_WINDOW */
     size_t slot_size;               /* payload bytes of one slot */
+    size_t pipe;                    /* pieces of pipelined messages (<= slot_size) */
     size_t region_size;             /* bytes of one rank's region */
     char **region;                  /* size entries: each rank's region in this process */
     pid_t *pids;                    /* CMA: each rank's pid */

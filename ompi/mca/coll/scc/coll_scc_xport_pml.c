@@ -97,6 +97,7 @@ int mca_coll_scc_xport_pml_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     x->slot_size = mca_coll_scc_component.shm_slot_size > SCC_LINE
                        ? (size_t) mca_coll_scc_component.shm_slot_size : SCC_LINE;
     x->nslots = SCC_SCHED_TAG_WINDOW;
+    x->pipe = x->slot_size;
     x->cma = false;
     x->yield = SCC_YIELD_WHEN_IDLE();
     return OMPI_SUCCESS;

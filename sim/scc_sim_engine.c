@@ -26,6 +26,7 @@ typedef struct rank {
     int next_wait;
     int done;
     long nsends;         /* SEND steps in one pass */
+    long *slot_last;     /* per transport slot (tag % window): last message published there */
     uint32_t *tags;      /* tags of the SEND steps of one pass, increasing */
     msg_t *msgs;         /* nsends * passes */
 } rank_t;
@@ -194,9 +195,10 @@ static void run_send(engine_t *e, int r, const scc_step_t *st, double t)
     double first, start;
     int sync = (int) lrint(p->sync);
 
-    /* the transport holds `window` messages per sender */
-    if (e->window > 0 && R->nsent >= e->window) {
-        msg_t *old = &R->msgs[R->nsent - e->window];
+    /* the transport holds `window` messages per sender, in slots: tag t waits
+     * until the message last published in slot t % window is consumed */
+    if (e->window > 0 && R->slot_last[st->tag % (uint32_t) e->window] >= 0) {
+        msg_t *old = &R->msgs[R->slot_last[st->tag % (uint32_t) e->window]];
         if (old->left != 0) {
             old->cons_waiter = r;
             old->wake_send_end = 0;
@@ -220,6 +222,9 @@ static void run_send(engine_t *e, int r, const scc_step_t *st, double t)
     m->t_cons = m->t_pub;
     m->t_send_end = m->t_pub;
     m->left = st->nreaders;
+    if (e->window > 0) {
+        R->slot_last[st->tag % (uint32_t) e->window] = R->nsent;
+    }
     R->nsent++;
     R->pc++;
     R->t = m->t_pub;
@@ -432,8 +437,12 @@ static int setup_rank(engine_t *e, int r)
     R->nsends = k;
     R->tags = malloc(sizeof(uint32_t) * (k ? k : 1));
     R->msgs = malloc(sizeof(msg_t) * (k ? k : 1) * e->passes);
-    if (!R->tags || !R->msgs) {
+    R->slot_last = malloc(sizeof(long) * (e->window > 0 ? e->window : 1));
+    if (!R->tags || !R->msgs || !R->slot_last) {
         return -1;
+    }
+    for (int i = 0; i < e->window; ++i) {
+        R->slot_last[i] = -1;
     }
     k = 0;
     for (long i = 0; i < prog->nsteps; ++i) {
@@ -534,6 +543,7 @@ out:
         for (int r = 0; r < n; ++r) {
             free(e.ranks[r].tags);
             free(e.ranks[r].msgs);
+            free(e.ranks[r].slot_last);
         }
     }
     free(e.ranks);

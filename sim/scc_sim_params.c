@@ -28,7 +28,7 @@ static const param_desc_t descs[] = {
     P(header_flits, "header flits per line-sized packet"),
     P(link_hold, "0: a transfer holds each link for its flits; 1: for the whole transfer"),
     P(port_cycles_line, "mesh cycles a tile's MPB port is busy per line"),
-    P(window, "messages a sender may have published and not yet consumed"),
+    P(window, "transport slots per sender: tag t waits for the last message of slot t % window"),
     P(slot_bytes, "largest message moved in one piece, bytes (0: mpb_bytes/window)"),
     P(sync, "0: a send returns after its put; 1: after its readers consumed it (RCCE_send)"),
     P(o_put, "sender overhead per message piece, ns"),

@@ -16,10 +16,28 @@
  *   - no two messages of one sender in one call share a tag;
  *   - the schedule completes when each sender may have at most
  *     SCC_SCHED_TAG_WINDOW messages published and not yet consumed by all
- *     their readers (a transport holds that many per sender: publishing tag t
- *     waits until tag t - SCC_SCHED_TAG_WINDOW is consumed).  The unit tests
- *     replay every schedule under exactly that constraint.
+ *     their readers (a transport holds that many per sender in slots: tags
+ *     need not be consecutive, so publishing tag t waits until the message
+ *     last published in slot t % SCC_SCHED_TAG_WINDOW is consumed).  The unit
+ *     tests replay every schedule under exactly that constraint;
+ *   - a rank never overwrites a block while a message of its own that carries
+ *     it is unread, so a transport may read a message from the sender's buffer.
  * Steps carry the round they belong to; rounds are what the papers count.
+ * A message and its readers carry the same round.
+ *
+ * Buffers.  Broadcasts: the root's blocks are in place (its SENDs need no
+ * flag); other ranks RECV into the work buffer and send from it.  Reductions:
+ * a leaf SENDs from the input (SCC_STEP_F_INPUT); an inner rank's first
+ * RECV_REDUCE of a block computes work = msg op input (SCC_STEP_F_INPUT), the
+ * next ones work = msg op work, and it SENDs from work; the root's result is in
+ * work.  A rank with no steps in a reduction (the root when n == 1) must copy
+ * input to output itself.  Zero-block messages (nblocks == 0) are signals.
+ * Alltoall lists pair ids src*n + dst: pair (a, b) lives in the input (block b)
+ * when a == rank, in the output (block a) when b == rank, and in scratch space
+ * otherwise; no step moves a rank's own pair (rank, rank): the executor copies it.
+ *
+ * Generators allocate temporaries (O(n) or O(grid)); call them when a
+ * communicator is set up and keep their output.
  */
 #ifndef MCA_COLL_SCC_SCHED_H
 #define MCA_COLL_SCC_SCHED_H
@@ -140,47 +158,76 @@ typedef struct scc_tiles {
 } scc_tiles_t;
 
 /* ---------------------------------------------------------------- */
-/* Generators.  Each fills s for rank `rank` and returns 0, or -1 on bad input.
- * nblocks counts the blocks of the message (0 is allowed: nothing moves). */
+/* Generators.  Each fills s for rank `rank` and returns 0, or -1 on bad input
+ * (or when out of memory).  nblocks counts the blocks of the message (0 is
+ * allowed: nothing moves).  n == 1 gives no steps. */
 
 /* Jia's multiple-message broadcast on n ranks (any n >= 1, any root):
  * nblocks + ceil(log2 n) - 1 rounds, <= 1 send and <= 1 receive per rank per
- * round, no traffic into the root, tag = round. */
+ * round, no traffic into the root, tag = round.  Every non-root receives every
+ * block exactly once; a round only sends blocks held before it, and each
+ * rank's send of a round precedes its receive. */
 int scc_sched_jia_bcast(scc_sched_t *s, int n, int rank, int root, uint32_t nblocks);
 
 /* DOPL (dimension-ordered pipelined broadcast) on a grid.  The message is cut
- * into parts of chunks_per_part blocks (a block is one pipeline chunk);
- * ceil(nblocks/chunks_per_part) + 1 rounds when both dimensions are longer
- * than 1; dimensions of length 1 are dropped. */
+ * into parts of chunks_per_part blocks (a block is one pipeline chunk, one
+ * message); the tail -> head hand-back of a line is one message of the whole
+ * part.  P = ceil(nblocks/chunks_per_part) parts take P + 1 rounds when both
+ * dimensions are longer than 1; dimensions of length 1 are dropped (one line,
+ * P rounds).  Holes anywhere work: cells that cannot join the lines through the
+ * root's row and column hang off a neighbour and get each part in the round it
+ * does; a full grid has none, nor has a partial last row (of 2+ cells, 3+ rows)
+ * unless the root sits in it or above one of its holes.  Tags are not consecutive. */
 int scc_sched_dopl_bcast(scc_sched_t *s, const scc_grid_t *g, int rank, int root,
                          uint32_t nblocks, uint32_t chunks_per_part);
 
-/* NoC_Msg on a tile mesh: row-first dimension-ordered tree over tile leaders
- * (column-first where the root's row is not full), one intra-tile hop,
- * chunked and pipelined (one block = one chunk). */
+/* NoC_Msg on a tile mesh: a tree over tile leaders (in each tile the core with
+ * the root's z, else its lowest core), one intra-tile hop, chunked and
+ * pipelined (one block = one chunk, tag = block).  The tile tree is the
+ * thesis's row-first dimension-ordered tree wherever it fits the present tiles,
+ * else another shortest-path tree of 1-hop links (row-first parent preferred,
+ * then column-first); tiles with no present path to the root (holes) hang off
+ * the nearest tile.  A rank at depth d of a tree of depth D handles block b in
+ * round b + d (bcast) or b + D - d (reduce): nblocks + D - 1 rounds.  Parents
+ * combine children in a fixed order (tile-mates by z, then the tiles above,
+ * below, left, right), so results repeat bit for bit; s->flags says
+ * SCC_SCHED_F_COMMUTATIVE unless that order is rank order. */
 int scc_sched_nocmsg_bcast(scc_sched_t *s, const scc_tiles_t *m, int rank, int root,
                            uint32_t nblocks);
 int scc_sched_nocmsg_reduce(scc_sched_t *s, const scc_tiles_t *m, int rank, int root,
                             uint32_t nblocks);
-/* reduce to root then broadcast from it, tags of the second half after the first */
+/* reduce to root then broadcast from it: tags nblocks + b and rounds after those of
+ * the reduction (2 (nblocks + D - 1) rounds); every rank ends with the same bits */
 int scc_sched_nocmsg_allreduce(scc_sched_t *s, const scc_tiles_t *m, int rank, int root,
                                uint32_t nblocks);
-/* barrier: fan-in to root then fan-out; fanin_only gives the thesis's unsafe variant */
+/* barrier: zero-block fan-in to root (tag 0) then fan-out (tag 1), 2D rounds;
+ * fanin_only gives the thesis's variant, which is NOT a barrier (D rounds) */
 int scc_sched_nocmsg_barrier(scc_sched_t *s, const scc_tiles_t *m, int rank, int root,
                              int fanin_only);
 /* alltoall: column stage then row stage.  Block ids are pairs src*n + dst; steps
- * use SCC_STEP_F_LIST.  A rank starts with blocks (rank, *) and ends with (*, rank). */
+ * use SCC_STEP_F_LIST.  A rank starts with blocks (rank, *) and ends with (*, rank).
+ * Pair (s, d) goes up or down s's column to d's row, to the core of s's lane
+ * there (else that tile's lowest core), then along the row to d; pairs in one
+ * column or one row go straight, and so does a pair whose stop tile is empty.
+ * Round |dy| of the column stage (0 inside a tile), Y - 1 + |dx| of the row
+ * stage: X + Y - 1 rounds, some possibly empty.  n <= 65535. */
 int scc_sched_nocmsg_alltoall(scc_sched_t *s, const scc_tiles_t *m, int rank);
 
 /* Trees on a flat set (seeds/004): a k-ary tree with per-level fan-outs
- * fanout[0] >= fanout[1] >= ... (levels beyond nlevels use the last fan-out),
- * root relabelled to 0. */
+ * fanout[0] >= fanout[1] >= ... (levels beyond nlevels use the last fan-out;
+ * any fan-outs >= 1 work), numbered breadth-first, root relabelled to vrank 0
+ * (vrank = (rank - root + n) % n).  Bcast is pipelined by block (tag = block);
+ * reduce sends one message per block to the parent, which combines its children
+ * in increasing vrank order.  nblocks + depth - 1 rounds. */
 int scc_sched_tree_bcast(scc_sched_t *s, int n, int rank, int root, const int *fanout,
                          int nlevels, uint32_t nblocks);
 int scc_sched_tree_reduce(scc_sched_t *s, int n, int rank, int root, const int *fanout,
                           int nlevels, uint32_t nblocks);
 
-/* Tree shape helpers shared by the executor's fast paths and the schedules. */
+/* Tree shape helpers shared by the executor's fast paths and the schedules, in
+ * vranks.  scc_tree_parent: the parent, -1 for vrank 0, -2 on bad input.
+ * scc_tree_children: the number of children (consecutive vranks, stored up to
+ * cap), -1 on bad input. */
 int scc_tree_parent(int vrank, int n, const int *fanout, int nlevels);
 int scc_tree_children(int vrank, int n, const int *fanout, int nlevels, int *children, int cap);
 

@@ -1,0 +1,268 @@
+/* coll_scc_sched_tree.c: k-ary trees of seeds/004 and the pipelined tree emitters they share. */
+#include <stdlib.h>
+
+#include "coll_scc_sched.h"
+#include "coll_scc_sched_int.h"
+
+/* ---------------------------------------------------------------- */
+/* Generic emitters                                                  */
+
+void scc_sched_tree_emit_bcast(scc_sched_t *s, const scc_tree_node_t *t, uint32_t nblocks,
+                               uint32_t tag0, uint32_t round0)
+{
+    for (uint32_t b = 0; b < nblocks; ++b) {
+        uint32_t r = round0 + b + (uint32_t) t->depth;
+        if (t->parent >= 0) {
+            scc_sched_push(s, SCC_STEP_RECV, 0, t->parent, tag0 + b, r - 1, b, 1, 0);
+        }
+        if (t->nchildren > 0) {
+            scc_sched_push(s, SCC_STEP_SEND, 0, -1, tag0 + b, r, b, 1, t->nchildren);
+        }
+    }
+}
+
+void scc_sched_tree_emit_reduce(scc_sched_t *s, const scc_tree_node_t *t, uint32_t nblocks,
+                                uint32_t tag0, uint32_t round0)
+{
+    uint32_t up = (uint32_t) (t->tree_depth - t->depth); /* rounds after the deepest leaves */
+    for (uint32_t b = 0; b < nblocks; ++b) {
+        uint32_t r = round0 + b + up;
+        for (int i = 0; i < t->nchildren; ++i) {
+            /* the first child meets the caller's input: work = msg op input */
+            scc_sched_push(s, SCC_STEP_RECV_REDUCE, i == 0 ? SCC_STEP_F_INPUT : 0,
+                           t->children[i], tag0 + b, r - 1, b, 1, 0);
+        }
+        if (t->parent >= 0) {
+            scc_sched_push(s, SCC_STEP_SEND, t->nchildren == 0 ? SCC_STEP_F_INPUT : 0, -1,
+                           tag0 + b, r, b, 1, 1);
+        }
+    }
+}
+
+void scc_sched_tree_emit_fanin(scc_sched_t *s, const scc_tree_node_t *t, uint32_t tag,
+                               uint32_t round0)
+{
+    uint32_t r = round0 + (uint32_t) (t->tree_depth - t->depth);
+    for (int i = 0; i < t->nchildren; ++i) {
+        scc_sched_push(s, SCC_STEP_RECV, 0, t->children[i], tag, r - 1, 0, 0, 0);
+    }
+    if (t->parent >= 0) {
+        scc_sched_push(s, SCC_STEP_SEND, 0, -1, tag, r, 0, 0, 1);
+    }
+}
+
+void scc_sched_tree_emit_fanout(scc_sched_t *s, const scc_tree_node_t *t, uint32_t tag,
+                                uint32_t round0)
+{
+    uint32_t r = round0 + (uint32_t) t->depth;
+    if (t->parent >= 0) {
+        scc_sched_push(s, SCC_STEP_RECV, 0, t->parent, tag, r - 1, 0, 0, 0);
+    }
+    if (t->nchildren > 0) {
+        scc_sched_push(s, SCC_STEP_SEND, 0, -1, tag, r, 0, 0, t->nchildren);
+    }
+}
+
+/* order(v) = order(c[m-1]) ... order(c[0]) v, as the emitted reduction combines them */
+static int walk_in_order(const scc_tree_walk_t *w, int v, int *next, int budget)
+{
+    if (budget <= 0) {
+        return 0; /* deeper than n: not a tree */
+    }
+    for (int i = w->nchildren(w->ctx, v) - 1; i >= 0; --i) {
+        if (!walk_in_order(w, w->child(w->ctx, v, i), next, budget - 1)) {
+            return 0;
+        }
+    }
+    return v == (*next)++;
+}
+
+int scc_sched_tree_rank_ordered(const scc_tree_walk_t *w, int n, int root)
+{
+    int next = 0;
+    return walk_in_order(w, root, &next, n) && next == n;
+}
+
+/* ---------------------------------------------------------------- */
+/* k-ary trees with per-level fan-outs, BFS numbering, root = vrank 0 */
+
+static int fanout_ok(int n, const int *fanout, int nlevels)
+{
+    if (n < 1 || fanout == NULL || nlevels < 1) {
+        return 0;
+    }
+    for (int i = 0; i < nlevels; ++i) {
+        if (fanout[i] < 1) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static long level_fanout(const int *fanout, int nlevels, int level)
+{
+    return fanout[level < nlevels ? level : nlevels - 1];
+}
+
+/* Level of vrank v; *start = first vrank of that level, *count = its capacity
+ * (capped at n: the capacity only matters while it is below n), *prev = first
+ * vrank of the level above. */
+static int tree_level(int v, int n, const int *fanout, int nlevels, long *start, long *count,
+                      long *prev)
+{
+    long st = 0, cnt = 1, pst = 0;
+    int level = 0;
+    while (v >= st + cnt) {
+        pst = st;
+        st += cnt;
+        cnt *= level_fanout(fanout, nlevels, level);
+        if (cnt > n) {
+            cnt = n;
+        }
+        level++;
+    }
+    *start = st;
+    *count = cnt;
+    *prev = pst;
+    return level;
+}
+
+int scc_tree_parent(int vrank, int n, const int *fanout, int nlevels)
+{
+    long st, cnt, pst;
+    if (!fanout_ok(n, fanout, nlevels) || vrank < 0 || vrank >= n) {
+        return -2;
+    }
+    if (vrank == 0) {
+        return -1;
+    }
+    int level = tree_level(vrank, n, fanout, nlevels, &st, &cnt, &pst);
+    return (int) (pst + (vrank - st) / level_fanout(fanout, nlevels, level - 1));
+}
+
+int scc_tree_children(int vrank, int n, const int *fanout, int nlevels, int *children, int cap)
+{
+    long st, cnt, pst;
+    if (!fanout_ok(n, fanout, nlevels) || vrank < 0 || vrank >= n || cap < 0) {
+        return -1;
+    }
+    int level = tree_level(vrank, n, fanout, nlevels, &st, &cnt, &pst);
+    long f = level_fanout(fanout, nlevels, level);
+    long first = st + cnt + (vrank - st) * f;
+    int m = 0;
+    for (long c = first; c < first + f && c < n; ++c, ++m) {
+        if (m < cap) {
+            children[m] = (int) c;
+        }
+    }
+    return m;
+}
+
+/* Depth of the whole tree: the level of vrank n-1. */
+static int tree_depth(int n, const int *fanout, int nlevels)
+{
+    long st, cnt, pst;
+    return tree_level(n - 1, n, fanout, nlevels, &st, &cnt, &pst);
+}
+
+typedef struct kary_ctx {
+    int n, root, nlevels;
+    const int *fanout;
+} kary_ctx_t;
+
+static int kary_nchildren(const void *ctx, int rank)
+{
+    const kary_ctx_t *k = ctx;
+    int v = (rank - k->root + k->n) % k->n;
+    return scc_tree_children(v, k->n, k->fanout, k->nlevels, NULL, 0);
+}
+
+static int kary_child(const void *ctx, int rank, int i)
+{
+    const kary_ctx_t *k = ctx;
+    int v = (rank - k->root + k->n) % k->n;
+    long st, cnt, pst;
+    int level = tree_level(v, k->n, k->fanout, k->nlevels, &st, &cnt, &pst);
+    long first = st + cnt + (v - st) * level_fanout(k->fanout, k->nlevels, level);
+    return (int) ((first + i + k->root) % k->n);
+}
+
+/* Fills t (children in increasing vrank order) for rank; *childbuf is malloc'd. */
+static int kary_node(scc_tree_node_t *t, int **childbuf, int n, int rank, int root,
+                     const int *fanout, int nlevels)
+{
+    long st, cnt, pst;
+    int v = (rank - root + n) % n;
+    int m = scc_tree_children(v, n, fanout, nlevels, NULL, 0);
+    int *ch = malloc(sizeof(int) * (size_t) (m > 0 ? m : 1));
+    if (ch == NULL) {
+        return -1;
+    }
+    scc_tree_children(v, n, fanout, nlevels, ch, m);
+    for (int i = 0; i < m; ++i) {
+        ch[i] = (ch[i] + root) % n;
+    }
+    int p = scc_tree_parent(v, n, fanout, nlevels);
+    t->parent = p < 0 ? -1 : (p + root) % n;
+    t->depth = tree_level(v, n, fanout, nlevels, &st, &cnt, &pst);
+    t->tree_depth = tree_depth(n, fanout, nlevels);
+    t->nchildren = m;
+    t->children = ch;
+    *childbuf = ch;
+    return 0;
+}
+
+static int tree_args_ok(int n, int rank, int root, const int *fanout, int nlevels)
+{
+    return fanout_ok(n, fanout, nlevels) && rank >= 0 && rank < n && root >= 0 && root < n;
+}
+
+int scc_sched_tree_bcast(scc_sched_t *s, int n, int rank, int root, const int *fanout,
+                         int nlevels, uint32_t nblocks)
+{
+    scc_tree_node_t t;
+    int *ch;
+    scc_sched_reset(s);
+    if (!tree_args_ok(n, rank, root, fanout, nlevels) ||
+        (uint64_t) nblocks + (uint64_t) n > UINT32_MAX) {
+        return -1;
+    }
+    if (n == 1 || nblocks == 0) {
+        return 0;
+    }
+    if (kary_node(&t, &ch, n, rank, root, fanout, nlevels) != 0) {
+        return -1;
+    }
+    scc_sched_tree_emit_bcast(s, &t, nblocks, 0, 0);
+    s->nrounds = nblocks + (uint32_t) t.tree_depth - 1;
+    free(ch);
+    return 0;
+}
+
+int scc_sched_tree_reduce(scc_sched_t *s, int n, int rank, int root, const int *fanout,
+                          int nlevels, uint32_t nblocks)
+{
+    scc_tree_node_t t;
+    int *ch;
+    scc_sched_reset(s);
+    if (!tree_args_ok(n, rank, root, fanout, nlevels) ||
+        (uint64_t) nblocks + (uint64_t) n > UINT32_MAX) {
+        return -1;
+    }
+    if (n == 1 || nblocks == 0) {
+        return 0;
+    }
+    if (kary_node(&t, &ch, n, rank, root, fanout, nlevels) != 0) {
+        return -1;
+    }
+    scc_sched_tree_emit_reduce(s, &t, nblocks, 0, 0);
+    s->nrounds = nblocks + (uint32_t) t.tree_depth - 1;
+    free(ch);
+
+    kary_ctx_t k = { n, root, nlevels, fanout };
+    scc_tree_walk_t w = { kary_nchildren, kary_child, &k };
+    if (!scc_sched_tree_rank_ordered(&w, n, root)) {
+        s->flags |= SCC_SCHED_F_COMMUTATIVE;
+    }
+    return 0;
+}

@@ -1,0 +1,65 @@
+/* sched_replay.h: replays all ranks' schedules of a collective together on a simulated transport */
+#ifndef SCC_SCHED_REPLAY_H
+#define SCC_SCHED_REPLAY_H
+
+#include <stdint.h>
+
+#include "coll_scc_sched.h"
+
+/* What the schedule is meant to achieve; it decides the contents tracked and the final check. */
+typedef enum {
+    REPLAY_BCAST,      /* the root's blocks reach every rank */
+    REPLAY_REDUCE,     /* every contribution reaches the root's blocks exactly once */
+    REPLAY_ALLREDUCE,  /* ... and every rank ends with the root's (identical) result */
+    REPLAY_BARRIER,    /* zero-block signals: who knows whom has entered */
+    REPLAY_ALLTOALL    /* pair blocks (src*n+dst): rank r ends holding (*, r) */
+} replay_kind_t;
+
+/* Generates rank's schedule; ctx carries the algorithm's other arguments. */
+typedef int (*replay_gen_t)(scc_sched_t *s, int rank, const void *ctx);
+
+typedef struct replay_opts {
+    replay_kind_t kind;
+    int n;
+    int root;           /* bcast, reduce, allreduce (barrier: unused) */
+    uint32_t nblocks;   /* bcast, reduce, allreduce */
+    int one_port;       /* check <= 1 send and <= 1 receive per rank and round */
+    int tight_rounds;   /* check that the last round used is nrounds - 1 */
+    int keep_flows;     /* record every transfer (for link loads and test vectors) */
+} replay_opts_t;
+
+/* One message as one reader consumed it. */
+typedef struct replay_flow {
+    uint32_t round;
+    int src, dst;
+    uint32_t block, nblocks;   /* for list messages: offset and length in the sender's list */
+} replay_flow_t;
+
+typedef struct replay_result {
+    int ok;                  /* every check passed */
+    char why[600];           /* the first failure */
+    uint32_t nrounds;        /* common to all ranks */
+    uint32_t flags;          /* common to all ranks */
+    long nsteps, nmsgs, ntransfers;
+    long redundant;          /* bcast/alltoall: blocks received that the rank already held */
+    long root_recvs;         /* receive steps at the root */
+    int barrier_complete;    /* barrier: every rank, when done, knew that every rank had entered */
+    replay_flow_t *flows;
+    long nflows;
+} replay_result_t;
+
+/* Generates every rank's schedule, checks the message rules, replays them with
+ * SCC_SCHED_TAG_WINDOW slots per sender and checks the outcome.  Returns res->ok. */
+int replay_run(const replay_opts_t *o, replay_gen_t gen, const void *ctx, replay_result_t *res);
+void replay_free(replay_result_t *res);
+
+/* Largest number of transfers of the given round that cross one directed link
+ * of an X x Y tile mesh under X-Y routing (x first, then y); tx/ty give each
+ * rank's tile.  Transfers inside a tile cross no link. */
+int replay_xy_maxload(const replay_result_t *res, const int *tx, const int *ty, int X, int Y,
+                      uint32_t round);
+
+/* Prints every rank's steps (debugging aid). */
+void replay_dump(int n, replay_gen_t gen, const void *ctx);
+
+#endif /* SCC_SCHED_REPLAY_H */

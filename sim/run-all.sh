@@ -21,7 +21,7 @@ mkdir -p "$out"
 start=$(date +%s)
 
 echo "run-all.sh: calibration and seeds/000 tables (pichler.md)"
-"$sim" -p "$conf" -o "$out" pichler fit 2> "$out/pichler.log"
+"$sim" -p "$conf" -o "$out" pichler fit
 
 # The committed preset must be what the fit finds: compare the fitted costs.
 "$sim" -p "$conf" params > "$out/.preset"
@@ -40,6 +40,8 @@ echo "run-all.sh: root placement (roots.md)"
 "$sim" -p "$conf" -o "$out" roots
 echo "run-all.sh: scale (scale.md, thresholds.md)"
 "$sim" -p "$conf" -o "$out" scale 32
+echo "run-all.sh: scale, links held for the flits only (scale_flit.md, thresholds_flit.md)"
+"$sim" -p "$conf" -s link_hold=0 -o "$out" scale 32 _flit
 
 for g in "$here"/plot/*.gp; do
     gnuplot -e "dir='$out'" "$g"

@@ -497,7 +497,12 @@ static int run_case(const scc_sim_params_t *p, const scc_sim_case_t *c, scc_sim_
         if (c->block_bytes > 0) {
             passes = (long) ceil(c->bytes / c->block_bytes);
         } else {
-            passes = (long) ceil(max_entries(&S) * c->bytes / slot);
+            /* the fewest slices that fit the largest message into one slot */
+            long e = max_entries(&S);
+            passes = (long) ceil(e * c->bytes / slot);
+            while (passes < (long) c->bytes && e * ceil(c->bytes / (double) passes) > slot) {
+                passes++;
+            }
         }
         if (passes > (long) c->bytes) {
             passes = (long) c->bytes;  /* a slice is at least one byte */

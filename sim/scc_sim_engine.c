@@ -217,8 +217,9 @@ static void run_send(engine_t *e, int r, const scc_step_t *st, double t)
         e->res->port_wait += e->port_free[prog->tile] - start;
         start = e->port_free[prog->tile];
     }
-    e->port_free[prog->tile] = start + scc_sim_port_ns(p, first);
     m->t_pub = start + scc_sim_put_ns(p, first, prog->miss);
+    e->port_free[prog->tile] = lrint(p->port_hold) == SCC_SIM_HOLD_TRANSFER
+                                   ? m->t_pub : start + scc_sim_port_ns(p, first);
     m->t_cons = m->t_pub;
     m->t_send_end = m->t_pub;
     m->left = st->nreaders;
@@ -367,6 +368,9 @@ static void run_recv(engine_t *e, int r, const scc_step_t *st, double t, int pas
         for (int i = 0; i < nl; ++i) {
             e->link_free[e->route[i]] = until;
             e->link_busy[e->route[i]] += until - ds;
+        }
+        if (lrint(p->port_hold) == SCC_SIM_HOLD_TRANSFER) {
+            e->port_free[job->progs[peer].tile] = end;
         }
     }
     e->res->gets++;

@@ -12,8 +12,9 @@ int scc_sim_exp_pichler(scc_sim_params_t *p, const char *dir, int fit);
 int scc_sim_exp_patil(const scc_sim_params_t *p, const char *dir);
 /* NoC_Msg bcast for every root on the mesh of p. */
 int scc_sim_exp_roots(const scc_sim_params_t *p, const char *dir);
-/* Every algorithm on meshes up to 32x32 tiles, 8 B .. 16 MB: crossovers and thresholds. */
-int scc_sim_exp_scale(const scc_sim_params_t *p, const char *dir, int max_side);
+/* Every algorithm on meshes up to max_side tiles a side, 8 B .. 16 MB: crossovers and
+ * thresholds, into scale<suffix>.md, thresholds<suffix>.md, scale<suffix>_<coll>.dat. */
+int scc_sim_exp_scale(const scc_sim_params_t *p, const char *dir, int max_side, const char *suffix);
 
 /* Modeled time of one call on the first n ranks of p's mesh (all when 0),
  * extrapolated beyond 256 blocks; NAN (and *failed set) when it cannot run. */

@@ -94,8 +94,13 @@ static void section(FILE *f, FILE *dat, const scc_sim_params_t *p, scc_coll_t co
         }
         return;
     }
-    fprintf(f, "| %s | NoC_Msg root %d | NoC_Msg root 0 | linear | %s | linear / NoC_Msg | %s / NoC_Msg |\n",
-            a2a ? "bytes per pair" : "bytes", root, scc_sim_alg_name(base2), scc_sim_alg_name(base2));
+    if (a2a) {
+        fprintf(f, "| bytes per pair | NoC_Msg | - | linear | %s | linear / NoC_Msg | %s / NoC_Msg |\n",
+                scc_sim_alg_name(base2), scc_sim_alg_name(base2));
+    } else {
+        fprintf(f, "| bytes | NoC_Msg root %d | NoC_Msg root 0 | linear | %s | linear / NoC_Msg | %s / NoC_Msg |\n",
+                root, scc_sim_alg_name(base2), scc_sim_alg_name(base2));
+    }
     fprintf(f, "|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < nsz; ++i) {
         double tn = scc_sim_exp_time(p, coll, SCC_ALG_NOCMSG, a2a ? 0 : root, sz[i], failed);

@@ -19,7 +19,8 @@ static void usage(void)
             "  pichler [fit]                   seeds/000 tables (fit: calibrate the DOPL costs first)\n"
             "  patil                           seeds/003 ratios at 48 cores\n"
             "  roots                           NoC_Msg bcast for every root\n"
-            "  scale [SIDE]                    meshes up to SIDE x SIDE tiles (default 32)\n"
+            "  scale [SIDE [SUFFIX]]           meshes up to SIDE x SIDE tiles (default 32); files\n"
+            "                                  scale<SUFFIX>.md, thresholds<SUFFIX>.md, ...\n"
             "  all                             pichler, patil, roots, scale\n");
 }
 
@@ -129,13 +130,14 @@ int main(int argc, char **argv)
         return scc_sim_exp_roots(&p, dir) ? 1 : 0;
     }
     if (0 == strcmp(argv[i], "scale")) {
-        return scc_sim_exp_scale(&p, dir, i + 1 < argc ? atoi(argv[i + 1]) : 32) ? 1 : 0;
+        return scc_sim_exp_scale(&p, dir, i + 1 < argc ? atoi(argv[i + 1]) : 32,
+                                 i + 2 < argc ? argv[i + 2] : "") ? 1 : 0;
     }
     if (0 == strcmp(argv[i], "all")) {
         int rc = scc_sim_exp_pichler(&p, dir, 0);
         rc |= scc_sim_exp_patil(&p, dir);
         rc |= scc_sim_exp_roots(&p, dir);
-        rc |= scc_sim_exp_scale(&p, dir, 32);
+        rc |= scc_sim_exp_scale(&p, dir, 32, "");
         return rc ? 1 : 0;
     }
     usage();

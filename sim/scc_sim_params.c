@@ -28,6 +28,7 @@ static const param_desc_t descs[] = {
     P(header_flits, "header flits per line-sized packet"),
     P(link_hold, "0: a transfer holds each link for its flits; 1: for the whole transfer"),
     P(port_cycles_line, "mesh cycles a tile's MPB port is busy per line"),
+    P(port_hold, "0: an MPB port serves a transfer for its lines; 1: for the whole transfer"),
     P(window, "transport slots per sender: tag t waits for the last message of slot t % window"),
     P(slot_bytes, "largest message moved in one piece, bytes (0: mpb_bytes/window)"),
     P(sync, "0: a send returns after its put; 1: after its readers consumed it (RCCE_send)"),
@@ -57,19 +58,20 @@ void scc_sim_params_default(scc_sim_params_t *p)
     p->router_cycles = 4;
     p->link_bytes = 16;
     p->header_flits = 1;
-    p->link_hold = SCC_SIM_HOLD_PACKET;
+    p->link_hold = SCC_SIM_HOLD_TRANSFER;
     p->port_cycles_line = 2;
+    p->port_hold = SCC_SIM_HOLD_PACKET;
     /* the component's transport: SCC_SCHED_TAG_WINDOW slots of mpb/window */
     p->window = SCC_SCHED_TAG_WINDOW;
     p->slot_bytes = 0;
     p->sync = SCC_SIM_SYNC_EAGER;
     /* costs: fitted to seeds/000 §6.3 (DOPL table), see sim/params/scc.conf */
-    p->o_put = 1000;
-    p->o_get = 2000;
-    p->put_ns_b = 2.1;
-    p->get_ns_b = 4.3;
-    p->mem_ns_b = 7.7;
-    p->cache_bytes = 135000;
+    p->o_put = 1277;
+    p->o_get = 2554;
+    p->put_ns_b = 1.951;
+    p->get_ns_b = 3.902;
+    p->mem_ns_b = 7.08587;
+    p->cache_bytes = 130604;
     p->reduce_ns_b = 0.75;
     p->flag_ns = 200;
 }

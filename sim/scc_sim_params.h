@@ -31,6 +31,7 @@ typedef struct scc_sim_params {
     double header_flits;       /* flits of header per line-sized packet */
     double link_hold;          /* SCC_SIM_HOLD_* */
     double port_cycles_line;   /* mesh cycles the MPB port of a tile is busy per line */
+    double port_hold;          /* SCC_SIM_HOLD_*: a port serves a transfer for its lines or whole */
     /* transport */
     double window;             /* messages a sender may have published and not consumed */
     double slot_bytes;         /* largest message sent in one piece; 0 = mpb_bytes / window */

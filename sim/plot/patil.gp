@@ -1,5 +1,5 @@
 # patil.gp: NoC_Msg against the linear and binomial baselines at 48 cores (gnuplot -e "dir='...'").
-set terminal pngcairo size 1200,500 font "sans,10"
+set terminal pngcairo size 1200,500 font "sans,10" noenhanced
 set output dir."/patil.png"
 set multiplot layout 1,2
 set logscale xy

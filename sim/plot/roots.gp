@@ -1,5 +1,5 @@
 # roots.gp: NoC_Msg bcast time for every root on the mesh (gnuplot -e "dir='...'").
-set terminal pngcairo size 1500,420 font "sans,10"
+set terminal pngcairo size 1500,420 font "sans,10" noenhanced
 set output dir."/roots.png"
 set multiplot layout 1,3
 set xlabel "tile x (left half: root on core 0, right half: core 1)"

@@ -4,6 +4,7 @@
 
 #include "scc_sim_base.h"
 #include "scc_sim_engine.h"
+#include "scc_sim_fit.h"
 #include "scc_sim_model.h"
 #include "unit.h"
 
@@ -208,6 +209,15 @@ static void test_shared_link(void)
         CHECK(NEAR(res.port_wait, port) && res.link_wait < 1e-3, "port wait %.3f", res.port_wait);
         CHECK(NEAR(t, pub + 54 + port + g), "t %.3f", t);
         scc_sim_result_free(&res);
+
+        /* the port held for whole transfers: reader 2's data waits for reader
+         * 1's data phase (its 200 ns overhead overlaps) */
+        p.port_hold = SCC_SIM_HOLD_TRANSFER;
+        t = run(&p, 3, 4, 1, tl, b, m, m, &res);
+        CHECK(NEAR(res.t_end[1], pub + 54 + g), "reader 1 %.3f", res.t_end[1]);
+        CHECK(NEAR(res.t_end[2], pub + 54 + g + (g - 200)), "reader 2 after reader 1's data %.3f",
+              res.t_end[2]);
+        scc_sim_result_free(&res);
     }
 }
 
@@ -374,6 +384,32 @@ static void test_baselines(void)
     CHECK(sends == (long) n * (n - 1) && recvs == sends, "pairwise moves n(n-1)");
 }
 
+/* The calibration's minimiser finds known minima. */
+static double quad(const double *x, void *arg)
+{
+    (void) arg;
+    return (x[0] - 3) * (x[0] - 3) + 10 * (x[1] + 1) * (x[1] + 1) + (x[2] - 0.5) * (x[2] - 0.5) + 2;
+}
+
+static double rosen(const double *x, void *arg)
+{
+    (void) arg;
+    return 100 * (x[1] - x[0] * x[0]) * (x[1] - x[0] * x[0]) + (1 - x[0]) * (1 - x[0]);
+}
+
+static void test_minimize(void)
+{
+    double x[3] = { 0, 0, 0 }, step[3] = { 1, 1, 1 }, f;
+    f = scc_sim_minimize(quad, NULL, x, step, 3, 2000, 1e-12);
+    CHECK(fabs(f - 2) < 1e-6 && fabs(x[0] - 3) < 1e-3 && fabs(x[1] + 1) < 1e-3 && fabs(x[2] - 0.5) < 1e-3,
+          "quadratic: f %.6f at (%.4f %.4f %.4f)", f, x[0], x[1], x[2]);
+    x[0] = -1.2;
+    x[1] = 1;
+    f = scc_sim_minimize(rosen, NULL, x, step, 2, 5000, 1e-14);
+    CHECK(f < 1e-6 && fabs(x[0] - 1) < 1e-2 && fabs(x[1] - 1) < 2e-2, "Rosenbrock: f %g at (%g %g)", f,
+          x[0], x[1]);
+}
+
 int main(void)
 {
     test_geometry();
@@ -384,5 +420,6 @@ int main(void)
     test_window();
     test_failures();
     test_baselines();
+    test_minimize();
     return unit_finish("test_sim_model");
 }

@@ -321,6 +321,7 @@ static void test_failures(void)
 
     simple_params(&p);
     p.sync = SCC_SIM_SYNC_BLOCKING;
+    fprintf(stderr, "test_sim_model: the deadlock and missing-message reports that follow are expected\n");
     memset(b, 0, sizeof(b));
     /* both send first with blocking sends: a deadlock */
     add(&b[0], SCC_STEP_SEND, -1, 0, 0, 1, 1);

@@ -1,0 +1,49 @@
+#!/bin/sh
+# run-all.sh: regenerates every table and plot of the mesh simulator into sim/results/.
+#
+#   sim/run-all.sh [SCC_SIM]     SCC_SIM: the simulator binary (default build/sim/scc_sim,
+#                                built by `make` in build/); needs gnuplot (gnuplot-nox)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+sim=${1:-$here/../build/sim/scc_sim}
+out=$here/results
+conf=$here/params/scc.conf
+
+if [ ! -x "$sim" ]; then
+    echo "run-all.sh: no simulator at $sim (run make in build/ first)" >&2
+    exit 1
+fi
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "run-all.sh: gnuplot is missing (Debian: apt-get install gnuplot-nox)" >&2
+    exit 1
+fi
+mkdir -p "$out"
+start=$(date +%s)
+
+echo "run-all.sh: calibration and seeds/000 tables (pichler.md)"
+"$sim" -p "$conf" -o "$out" pichler fit
+
+# The committed preset must be what the fit finds: compare the fitted costs.
+"$sim" -p "$conf" params > "$out/.preset"
+awk 'FNR == NR { v[$1] = $3; next }
+     $1 ~ /^(o_put|o_get|put_ns_b|get_ns_b|mem_ns_b|cache_bytes)$/ {
+         d = ($3 - v[$1]) / v[$1]; if (d < 0) d = -d
+         if (d > 0.02) { printf "run-all.sh: %s: fit %s, sim/params/scc.conf %s\n", $1, $3, v[$1]; bad = 1 }
+     }
+     END { exit bad }' "$out/.preset" "$out/scc-fitted.conf" ||
+    echo "run-all.sh: WARNING: sim/params/scc.conf differs from the fit (results/scc-fitted.conf)" >&2
+rm -f "$out/.preset"
+
+echo "run-all.sh: seeds/003 ratios (patil.md)"
+"$sim" -p "$conf" -o "$out" patil
+echo "run-all.sh: root placement (roots.md)"
+"$sim" -p "$conf" -o "$out" roots
+echo "run-all.sh: scale (scale.md, thresholds.md)"
+"$sim" -p "$conf" -o "$out" scale 32
+echo "run-all.sh: scale, links held for the flits only (scale_flit.md, thresholds_flit.md)"
+"$sim" -p "$conf" -s link_hold=0 -o "$out" scale 32 _flit
+
+for g in "$here"/plot/*.gp; do
+    gnuplot -e "dir='$out'" "$g"
+done
+echo "run-all.sh: done in $(( $(date +%s) - start )) s; results in $out"

@@ -1,0 +1,570 @@
+/* scc_sim_engine.c: discrete-event replay of step lists: puts, flags, gets, links, MPB ports, windows. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scc_sim_engine.h"
+#include "scc_sim_model.h"
+
+/* A published message (one SEND step of one pass). */
+typedef struct msg {
+    double t_pub;        /* sender finished the put of the first piece */
+    double t_cons;       /* every reader done and its acknowledgement seen by the sender */
+    double t_send_end;   /* streamed message: sender's last put done */
+    double bytes;
+    int32_t left;        /* readers still to read; -1 while unpublished */
+    int32_t waiters;     /* first reader waiting for publication (chained by rank.next_wait) */
+    int32_t cons_waiter; /* the sender, when it waits for this message to be consumed */
+    uint8_t stream;      /* bigger than a slot: sender and reader stream it piece by piece */
+    uint8_t wake_send_end; /* the waiting sender resumes at t_send_end, not t_cons */
+} msg_t;
+
+typedef struct rank {
+    long pc;             /* step index over all passes */
+    long nsent;          /* messages published so far, all passes */
+    double t;            /* the core is free from t */
+    int next_wait;
+    int done;
+    long nsends;         /* SEND steps in one pass */
+    long *slot_last;     /* per transport slot (tag % window): last message published there */
+    uint32_t *tags;      /* tags of the SEND steps of one pass, increasing */
+    msg_t *msgs;         /* nsends * passes */
+} rank_t;
+
+typedef struct ev {
+    double t;
+    uint64_t seq;
+    int r;
+} ev_t;
+
+typedef struct engine {
+    const scc_sim_params_t *p;
+    const scc_sim_job_t *job;
+    scc_sim_result_t *res;
+    rank_t *ranks;
+    int passes;
+    double slot;
+    int window;
+    ev_t *heap;
+    long nheap, capheap;
+    uint64_t seq;
+    double *link_free, *link_busy, *port_free;
+    int *route;
+} engine_t;
+
+uint64_t scc_sim_step_hash(uint64_t h, const scc_step_t *st, const uint32_t *list, long list_len)
+{
+    uint32_t v[8] = { st->kind, st->flags, st->nreaders, (uint32_t) st->peer, st->tag, st->round,
+                      st->block, st->nblocks };
+    for (int i = 0; i < 8; ++i) {
+        h = (h ^ v[i]) * UINT64_C(1099511628211);
+    }
+    if ((st->flags & SCC_STEP_F_LIST) && list) {
+        for (uint32_t i = 0; i < st->nblocks && (long) (st->block + i) < list_len; ++i) {
+            h = (h ^ list[st->block + i]) * UINT64_C(1099511628211);
+        }
+    }
+    return h;
+}
+
+static double block_bytes(const scc_sim_job_t *job, uint64_t b)
+{
+    double lo = (double) b * job->block_bytes;
+    double hi = lo + job->block_bytes;
+    if (hi > job->total_bytes) {
+        hi = job->total_bytes;
+    }
+    return hi > lo ? hi - lo : 0.0;
+}
+
+double scc_sim_step_bytes(const scc_sim_job_t *job, const scc_sim_prog_t *prog, const scc_step_t *st)
+{
+    double bytes = 0.0;
+
+    if (st->flags & SCC_STEP_F_LIST) {
+        for (uint32_t i = 0; i < st->nblocks; ++i) {
+            long k = (long) st->block + i;
+            if (k < prog->list_len) {
+                bytes += block_bytes(job, prog->list[k]);
+            }
+        }
+        return bytes;
+    }
+    if (st->nblocks == 0) {
+        return 0.0;
+    }
+    /* consecutive blocks: [block*bs, min((block+nblocks)*bs, total)) */
+    {
+        double lo = (double) st->block * job->block_bytes;
+        double hi = lo + (double) st->nblocks * job->block_bytes;
+        if (hi > job->total_bytes) {
+            hi = job->total_bytes;
+        }
+        return hi > lo ? hi - lo : 0.0;
+    }
+}
+
+/* ---------------------------------------------------------------- event heap */
+
+static void push(engine_t *e, int r, double t)
+{
+    long i;
+    if (e->nheap == e->capheap) {
+        e->capheap = e->capheap ? 2 * e->capheap : 1024;
+        e->heap = realloc(e->heap, sizeof(ev_t) * e->capheap);
+    }
+    i = e->nheap++;
+    /* earlier time first; ties in insertion order keep runs deterministic */
+    while (i > 0) {
+        long up = (i - 1) / 2;
+        if (e->heap[up].t < t || (e->heap[up].t == t && e->heap[up].seq < e->seq)) {
+            break;
+        }
+        e->heap[i] = e->heap[up];
+        i = up;
+    }
+    e->heap[i].t = t;
+    e->heap[i].seq = e->seq++;
+    e->heap[i].r = r;
+}
+
+static ev_t pop(engine_t *e)
+{
+    ev_t top = e->heap[0], last = e->heap[--e->nheap];
+    long i = 0;
+    for (;;) {
+        long c = 2 * i + 1;
+        if (c >= e->nheap) {
+            break;
+        }
+        if (c + 1 < e->nheap
+            && (e->heap[c + 1].t < e->heap[c].t
+                || (e->heap[c + 1].t == e->heap[c].t && e->heap[c + 1].seq < e->heap[c].seq))) {
+            c++;
+        }
+        if (last.t < e->heap[c].t || (last.t == e->heap[c].t && last.seq < e->heap[c].seq)) {
+            break;
+        }
+        e->heap[i] = e->heap[c];
+        i = c;
+    }
+    e->heap[i] = last;
+    return top;
+}
+
+/* ---------------------------------------------------------------- messages */
+
+static msg_t *find_msg(engine_t *e, int sender, uint32_t tag, int pass)
+{
+    rank_t *s = &e->ranks[sender];
+    long lo = 0, hi = s->nsends;
+    while (lo < hi) {
+        long mid = (lo + hi) / 2;
+        if (s->tags[mid] < tag) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    if (lo >= s->nsends || s->tags[lo] != tag) {
+        return NULL;
+    }
+    return &s->msgs[(long) pass * s->nsends + lo];
+}
+
+/* The last reader is done: the sender may be waiting for that. */
+static void consumed(engine_t *e, msg_t *m)
+{
+    if (m->cons_waiter >= 0) {
+        double t = m->wake_send_end ? m->t_send_end : m->t_cons;
+        push(e, m->cons_waiter, t);
+        m->cons_waiter = -1;
+    }
+}
+
+/* ---------------------------------------------------------------- one rank */
+
+static void run_send(engine_t *e, int r, const scc_step_t *st, double t)
+{
+    const scc_sim_params_t *p = e->p;
+    const scc_sim_job_t *job = e->job;
+    const scc_sim_prog_t *prog = &job->progs[r];
+    rank_t *R = &e->ranks[r];
+    msg_t *m = &R->msgs[R->nsent];
+    double bytes = scc_sim_step_bytes(job, prog, st);
+    double first, start;
+    int sync = (int) lrint(p->sync);
+
+    /* the transport holds `window` messages per sender, in slots: tag t waits
+     * until the message last published in slot t % window is consumed */
+    if (e->window > 0 && R->slot_last[st->tag % (uint32_t) e->window] >= 0) {
+        msg_t *old = &R->msgs[R->slot_last[st->tag % (uint32_t) e->window]];
+        if (old->left != 0) {
+            old->cons_waiter = r;
+            old->wake_send_end = 0;
+            return;
+        }
+        if (old->t_cons > t) {
+            push(e, r, old->t_cons);
+            return;
+        }
+    }
+    m->bytes = bytes;
+    m->stream = bytes > e->slot;
+    first = m->stream ? e->slot : bytes;
+    start = t;
+    if (e->port_free[prog->tile] > start) {
+        e->res->port_wait += e->port_free[prog->tile] - start;
+        start = e->port_free[prog->tile];
+    }
+    m->t_pub = start + scc_sim_put_ns(p, first, prog->miss);
+    e->port_free[prog->tile] = lrint(p->port_hold) == SCC_SIM_HOLD_TRANSFER
+                                   ? m->t_pub : start + scc_sim_port_ns(p, first);
+    m->t_cons = m->t_pub;
+    m->t_send_end = m->t_pub;
+    m->left = st->nreaders;
+    if (e->window > 0) {
+        R->slot_last[st->tag % (uint32_t) e->window] = R->nsent;
+    }
+    R->nsent++;
+    R->pc++;
+    R->t = m->t_pub;
+
+    /* wake the readers that came early */
+    for (int q = m->waiters; q >= 0;) {
+        int next = e->ranks[q].next_wait;
+        int h = scc_sim_hops(job->X, prog->tile, job->progs[q].tile);
+        double tv = m->t_pub + scc_sim_flag_ns(p, h);
+        push(e, q, tv > e->ranks[q].t ? tv : e->ranks[q].t);
+        q = next;
+    }
+    m->waiters = -1;
+
+    if (0 == st->nreaders) {
+        push(e, r, R->t);
+        return;
+    }
+    if (m->stream || sync == SCC_SIM_SYNC_BLOCKING) {
+        /* stays with the message: until its last piece is in, or until consumed */
+        m->cons_waiter = r;
+        m->wake_send_end = m->stream && sync != SCC_SIM_SYNC_BLOCKING;
+        return;
+    }
+    push(e, r, R->t);
+}
+
+static void run_recv(engine_t *e, int r, const scc_step_t *st, double t, int pass)
+{
+    const scc_sim_params_t *p = e->p;
+    const scc_sim_job_t *job = e->job;
+    const scc_sim_prog_t *prog = &job->progs[r];
+    rank_t *R = &e->ranks[r];
+    int peer = st->peer;
+    msg_t *m;
+    int h, nl;
+    double start, end, tv;
+    int reduce = st->kind == SCC_STEP_RECV_REDUCE;
+
+    if (peer < 0 || peer >= job->n) {
+        fprintf(stderr, "scc_sim: rank %d receives from bad peer %d\n", r, peer);
+        e->res->error = 1;
+        R->done = 1;
+        return;
+    }
+    m = find_msg(e, peer, st->tag, pass);
+    if (NULL == m) {
+        fprintf(stderr, "scc_sim: rank %d waits for (%d, tag %u) that is never sent\n", r, peer,
+                st->tag);
+        e->res->error = 1;
+        R->done = 1;
+        return;
+    }
+    if (m->left < 0) {
+        R->next_wait = m->waiters;
+        m->waiters = r;
+        return;
+    }
+    h = scc_sim_hops(job->X, job->progs[peer].tile, prog->tile);
+    tv = m->t_pub + scc_sim_flag_ns(p, h);
+    if (tv > t) {
+        push(e, r, tv);
+        return;
+    }
+    if (0 == m->left) {
+        fprintf(stderr, "scc_sim: rank %d reads (%d, tag %u) more often than its nreaders\n", r,
+                peer, st->tag);
+        e->res->error = 1;
+        R->done = 1;
+        return;
+    }
+
+    /* The reader's overhead first; then the data flows from the sender's MPB
+     * to this core along the X-Y route, once the MPB port and the links serve
+     * it.  Transfer hold: the links stay with it until its data is in. */
+    {
+        int stile = job->progs[peer].tile;
+        double s0;
+        start = t + p->o_get;
+        s0 = start;
+        if (e->port_free[stile] > start) {
+            start = e->port_free[stile];
+        }
+        e->res->port_wait += start - s0;
+        nl = scc_sim_route(job->X, stile, prog->tile, e->route);
+        s0 = start;
+        for (int i = 0; i < nl; ++i) {
+            if (e->link_free[e->route[i]] > start) {
+                start = e->link_free[e->route[i]];
+            }
+        }
+        e->res->link_wait += start - s0;
+        e->port_free[stile] = start + scc_sim_port_ns(p, m->bytes);
+        start -= p->o_get;  /* the get's cost functions include the overhead */
+    }
+
+    if (!m->stream) {
+        end = start + scc_sim_get_ns(p, m->bytes, h, prog->miss, reduce);
+        e->res->pieces++;
+        if (end + scc_sim_flag_ns(p, h) > m->t_cons) {
+            m->t_cons = end + scc_sim_flag_ns(p, h);
+        }
+    } else {
+        /* the sender puts piece i once piece i-window is consumed; the reader
+         * gets piece i once it is put and flagged */
+        const scc_sim_prog_t *sp = &job->progs[peer];
+        long np = (long) ceil(m->bytes / e->slot);
+        int w = e->window > 0 ? e->window : 1;
+        double *cons = calloc((size_t) w, sizeof(double));
+        double put_end = m->t_pub, get_end = start, flag = scc_sim_flag_ns(p, h);
+        for (long i = 0; i < np; ++i) {
+            double piece = (i == np - 1) ? m->bytes - e->slot * (double) (np - 1) : e->slot;
+            double gs;
+            if (i > 0) {
+                double ps = put_end;
+                if (i >= w && cons[i % w] > ps) {
+                    ps = cons[i % w];
+                }
+                put_end = ps + scc_sim_put_ns(p, piece, sp->miss);
+                gs = put_end + flag > get_end ? put_end + flag : get_end;
+            } else {
+                gs = start;
+            }
+            get_end = gs + scc_sim_get_ns(p, piece, h, prog->miss, reduce);
+            cons[i % w] = get_end + flag;
+        }
+        free(cons);
+        e->res->pieces += np;
+        end = get_end;
+        if (put_end > m->t_send_end) {
+            m->t_send_end = put_end;
+        }
+        if (end + flag > m->t_cons) {
+            m->t_cons = end + flag;
+        }
+    }
+    {
+        double ds = start + p->o_get;
+        double until = (lrint(p->link_hold) == SCC_SIM_HOLD_TRANSFER) ? end : ds + scc_sim_link_ns(p, m->bytes);
+        for (int i = 0; i < nl; ++i) {
+            e->link_free[e->route[i]] = until;
+            e->link_busy[e->route[i]] += until - ds;
+        }
+        if (lrint(p->port_hold) == SCC_SIM_HOLD_TRANSFER) {
+            e->port_free[job->progs[peer].tile] = end;
+        }
+    }
+    e->res->gets++;
+    e->res->bytes += m->bytes;
+    m->left--;
+    if (0 == m->left) {
+        consumed(e, m);
+    }
+    R->pc++;
+    R->t = end;
+    push(e, r, end);
+}
+
+static void advance(engine_t *e, int r, double t)
+{
+    rank_t *R = &e->ranks[r];
+    const scc_sim_prog_t *prog = &e->job->progs[r];
+    long total = prog->nsteps * e->passes;
+    const scc_step_t *st;
+    int pass;
+
+    if (R->done) {
+        return;
+    }
+    if (t < R->t) {
+        t = R->t;
+    }
+    R->t = t;
+    if (R->pc >= total) {
+        R->done = 1;
+        e->res->t_end[r] = R->t;
+        return;
+    }
+    st = &prog->steps[R->pc % prog->nsteps];
+    pass = (int) (R->pc / prog->nsteps);
+    {
+        long pc0 = R->pc;
+        if (SCC_STEP_SEND == st->kind) {
+            run_send(e, r, st, t);
+        } else if (SCC_STEP_RECV == st->kind || SCC_STEP_RECV_REDUCE == st->kind) {
+            run_recv(e, r, st, t, pass);
+        } else {
+            fprintf(stderr, "scc_sim: rank %d: bad step kind %d\n", r, st->kind);
+            e->res->error = 1;
+            R->done = 1;
+            return;
+        }
+        if (R->pc != pc0) {
+            e->res->hash[r] = scc_sim_step_hash(e->res->hash[r], st, prog->list, prog->list_len);
+            e->res->executed[r]++;
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- setup */
+
+static int setup_rank(engine_t *e, int r)
+{
+    const scc_sim_prog_t *prog = &e->job->progs[r];
+    rank_t *R = &e->ranks[r];
+    long k = 0;
+
+    for (long i = 0; i < prog->nsteps; ++i) {
+        if (SCC_STEP_SEND == prog->steps[i].kind) {
+            k++;
+        }
+    }
+    R->nsends = k;
+    R->tags = malloc(sizeof(uint32_t) * (k ? k : 1));
+    R->msgs = malloc(sizeof(msg_t) * (k ? k : 1) * e->passes);
+    R->slot_last = malloc(sizeof(long) * (e->window > 0 ? e->window : 1));
+    if (!R->tags || !R->msgs || !R->slot_last) {
+        return -1;
+    }
+    for (int i = 0; i < e->window; ++i) {
+        R->slot_last[i] = -1;
+    }
+    k = 0;
+    for (long i = 0; i < prog->nsteps; ++i) {
+        const scc_step_t *st = &prog->steps[i];
+        if (SCC_STEP_SEND != st->kind) {
+            continue;
+        }
+        if (k > 0 && st->tag <= R->tags[k - 1]) {
+            fprintf(stderr, "scc_sim: rank %d publishes tag %u after tag %u\n", r, st->tag,
+                    R->tags[k - 1]);
+            return -1;
+        }
+        R->tags[k++] = st->tag;
+    }
+    for (long i = 0; i < R->nsends * e->passes; ++i) {
+        msg_t *m = &R->msgs[i];
+        memset(m, 0, sizeof(*m));
+        m->left = -1;
+        m->waiters = -1;
+        m->cons_waiter = -1;
+    }
+    R->next_wait = -1;
+    return 0;
+}
+
+int scc_sim_engine_run(const scc_sim_params_t *p, const scc_sim_job_t *job, scc_sim_result_t *res)
+{
+    engine_t e;
+    int n = job->n, ntiles = job->X * job->Y, rc = 0;
+
+    memset(&e, 0, sizeof(e));
+    memset(res, 0, sizeof(*res));
+    e.p = p;
+    e.job = job;
+    e.res = res;
+    e.passes = job->passes > 0 ? job->passes : 1;
+    e.slot = scc_sim_slot(p);
+    e.window = (int) lrint(p->window);
+    res->t_end = calloc((size_t) n, sizeof(double));
+    res->hash = malloc(sizeof(uint64_t) * n);
+    res->executed = calloc((size_t) n, sizeof(long));
+    e.ranks = calloc((size_t) n, sizeof(rank_t));
+    e.link_free = calloc((size_t) ntiles * 4, sizeof(double));
+    e.link_busy = calloc((size_t) ntiles * 4, sizeof(double));
+    e.port_free = calloc((size_t) ntiles, sizeof(double));
+    e.route = malloc(sizeof(int) * (job->X + job->Y + 2));
+    if (!res->t_end || !res->hash || !res->executed || !e.ranks || !e.link_free || !e.link_busy
+        || !e.port_free || !e.route) {
+        res->error = 1;
+        rc = -1;
+        goto out;
+    }
+    for (int r = 0; r < n; ++r) {
+        res->hash[r] = SCC_SIM_HASH0;
+    }
+    for (int r = 0; r < n; ++r) {
+        if (0 != setup_rank(&e, r)) {
+            res->error = 1;
+            rc = -1;
+            goto out;
+        }
+        push(&e, r, 0.0);
+    }
+    while (e.nheap > 0) {
+        ev_t ev = pop(&e);
+        advance(&e, ev.r, ev.t);
+    }
+    for (int r = 0; r < n; ++r) {
+        if (!e.ranks[r].done) {
+            res->deadlock++;
+        } else if (res->t_end[r] > res->t_max) {
+            res->t_max = res->t_end[r];
+        }
+    }
+    for (int l = 0; l < ntiles * 4; ++l) {
+        if (e.link_busy[l] > res->link_busy_max) {
+            res->link_busy_max = e.link_busy[l];
+        }
+    }
+    if (res->deadlock) {
+        int shown = 0;
+        for (int r = 0; r < n && shown < 4; ++r) {
+            if (!e.ranks[r].done) {
+                const scc_sim_prog_t *pr = &job->progs[r];
+                const scc_step_t *st = &pr->steps[e.ranks[r].pc % pr->nsteps];
+                fprintf(stderr, "scc_sim: deadlock: rank %d stuck at step %ld (kind %d peer %d tag %u)\n",
+                        r, e.ranks[r].pc, st->kind, st->peer, st->tag);
+                shown++;
+            }
+        }
+        rc = -1;
+    }
+    if (res->error) {
+        rc = -1;
+    }
+out:
+    if (e.ranks) {
+        for (int r = 0; r < n; ++r) {
+            free(e.ranks[r].tags);
+            free(e.ranks[r].msgs);
+            free(e.ranks[r].slot_last);
+        }
+    }
+    free(e.ranks);
+    free(e.heap);
+    free(e.link_free);
+    free(e.link_busy);
+    free(e.port_free);
+    free(e.route);
+    return rc;
+}
+
+void scc_sim_result_free(scc_sim_result_t *res)
+{
+    free(res->t_end);
+    free(res->hash);
+    free(res->executed);
+    res->t_end = NULL;
+    res->hash = NULL;
+    res->executed = NULL;
+}

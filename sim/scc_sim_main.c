@@ -1,0 +1,145 @@
+/* scc_sim_main.c: command line of the mesh simulator (see sim/README.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scc_sim_coll.h"
+#include "scc_sim_exp.h"
+#include "scc_sim_out.h"
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: scc_sim [-p FILE] [-s NAME=VALUE]... [-o DIR] COMMAND\n"
+            "  params                          print the parameters in effect\n"
+            "  run COLL ALG BYTES [root=R] [n=N] [block=B] [cpp=C] [fanout=K] [maxb=M] [rcce=0|1]\n"
+            "                                  model one call (COLL: bcast reduce allreduce barrier\n"
+            "                                  alltoall; ALG: jia dopl nocmsg nocmsg_fanin tree\n"
+            "                                  linear binomial pairwise; alltoall BYTES per pair)\n"
+            "  pichler [fit]                   seeds/000 tables (fit: calibrate the DOPL costs first)\n"
+            "  patil                           seeds/003 ratios at 48 cores\n"
+            "  roots                           NoC_Msg bcast for every root\n"
+            "  scale [SIDE [SUFFIX]]           meshes up to SIDE x SIDE tiles (default 32); files\n"
+            "                                  scale<SUFFIX>.md, thresholds<SUFFIX>.md, ...\n"
+            "  all                             pichler, patil, roots, scale\n");
+}
+
+static int cmd_run(const scc_sim_params_t *p, int argc, char **argv)
+{
+    scc_sim_case_t c;
+    scc_sim_out_t o;
+    char b1[32], b2[32];
+    int rc;
+
+    if (argc < 3) {
+        usage();
+        return 2;
+    }
+    memset(&c, 0, sizeof(c));
+    c.coll = SCC_COLL_COUNT;
+    for (int k = 0; k < SCC_COLL_COUNT; ++k) {
+        if (0 == strcmp(argv[0], scc_coll_name((scc_coll_t) k))) {
+            c.coll = (scc_coll_t) k;
+        }
+    }
+    c.alg = scc_sim_alg_from_name(argv[1]);
+    c.bytes = atof(argv[2]);
+    if (SCC_COLL_COUNT == c.coll || c.alg < 0) {
+        fprintf(stderr, "scc_sim: unknown collective or algorithm\n");
+        return 2;
+    }
+    for (int i = 3; i < argc; ++i) {
+        const char *v = strchr(argv[i], '=');
+        if (NULL == v) {
+            usage();
+            return 2;
+        }
+        v++;
+        if (0 == strncmp(argv[i], "root=", 5)) {
+            c.root = atoi(v);
+        } else if (0 == strncmp(argv[i], "n=", 2)) {
+            c.n = atoi(v);
+        } else if (0 == strncmp(argv[i], "block=", 6)) {
+            c.block_bytes = atof(v);
+        } else if (0 == strncmp(argv[i], "cpp=", 4)) {
+            c.chunks_per_part = (uint32_t) atoi(v);
+        } else if (0 == strncmp(argv[i], "fanout=", 7)) {
+            c.fanout[0] = atoi(v);
+            c.nlevels = 1;
+        } else if (0 == strncmp(argv[i], "maxb=", 5)) {
+            c.max_blocks = atol(v);
+        } else if (0 == strncmp(argv[i], "rcce=", 5)) {
+            c.rcce_order = atoi(v);
+        } else {
+            usage();
+            return 2;
+        }
+    }
+    rc = scc_sim_run_case(p, &c, &o);
+    printf("%s %s %.0f B on %d ranks: %s (root %s)%s%s; blocks %u x %.0f B, passes %d, gets %ld, "
+           "link wait %.0f ns, port wait %.0f ns\n",
+           scc_coll_name(c.coll), scc_sim_alg_name(c.alg), c.bytes,
+           c.n ? c.n : (int) (p->X * p->Y * p->K), scc_sim_fmt_time(o.t, b1, sizeof(b1)),
+           scc_sim_fmt_time(o.t_root, b2, sizeof(b2)), o.extrapolated ? ", extrapolated" : "",
+           o.failed ? ", FAILED" : "", o.plan.nblocks, o.plan.block_bytes, o.plan.passes, o.gets,
+           o.link_wait, o.port_wait);
+    return rc ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    scc_sim_params_t p;
+    const char *dir = ".";
+    int i = 1;
+
+    scc_sim_params_default(&p);
+    for (; i < argc && '-' == argv[i][0]; ++i) {
+        if (0 == strcmp(argv[i], "-p") && i + 1 < argc) {
+            if (0 != scc_sim_params_load(&p, argv[++i])) {
+                return 2;
+            }
+        } else if (0 == strcmp(argv[i], "-s") && i + 1 < argc) {
+            if (0 != scc_sim_params_assign(&p, argv[++i])) {
+                return 2;
+            }
+        } else if (0 == strcmp(argv[i], "-o") && i + 1 < argc) {
+            dir = argv[++i];
+        } else {
+            usage();
+            return 2;
+        }
+    }
+    if (i >= argc) {
+        usage();
+        return 2;
+    }
+    if (0 == strcmp(argv[i], "params")) {
+        scc_sim_params_print(&p, stdout);
+        return 0;
+    }
+    if (0 == strcmp(argv[i], "run")) {
+        return cmd_run(&p, argc - i - 1, argv + i + 1);
+    }
+    if (0 == strcmp(argv[i], "pichler")) {
+        return scc_sim_exp_pichler(&p, dir, i + 1 < argc && 0 == strcmp(argv[i + 1], "fit")) ? 1 : 0;
+    }
+    if (0 == strcmp(argv[i], "patil")) {
+        return scc_sim_exp_patil(&p, dir) ? 1 : 0;
+    }
+    if (0 == strcmp(argv[i], "roots")) {
+        return scc_sim_exp_roots(&p, dir) ? 1 : 0;
+    }
+    if (0 == strcmp(argv[i], "scale")) {
+        return scc_sim_exp_scale(&p, dir, i + 1 < argc ? atoi(argv[i + 1]) : 32,
+                                 i + 2 < argc ? argv[i + 2] : "") ? 1 : 0;
+    }
+    if (0 == strcmp(argv[i], "all")) {
+        int rc = scc_sim_exp_pichler(&p, dir, 0);
+        rc |= scc_sim_exp_patil(&p, dir);
+        rc |= scc_sim_exp_roots(&p, dir);
+        rc |= scc_sim_exp_scale(&p, dir, 32, "");
+        return rc ? 1 : 0;
+    }
+    usage();
+    return 2;
+}

@@ -1,0 +1,72 @@
+/* scc_sim_params.h: the parameters of the mesh model, and how they are read from a file. */
+#ifndef SCC_SIM_PARAMS_H
+#define SCC_SIM_PARAMS_H
+
+#include <stdio.h>
+
+/* How long a transfer keeps the links of its route. */
+enum {
+    SCC_SIM_HOLD_PACKET = 0,   /* for its flits only: bytes / link bandwidth (wormhole routing) */
+    SCC_SIM_HOLD_TRANSFER = 1  /* for the whole transfer, as seeds/003 §1.5 describes exclusive access */
+};
+
+/* When a SEND lets its core go on. */
+enum {
+    SCC_SIM_SYNC_EAGER = 0,    /* after the put: publish and go (the component's transports) */
+    SCC_SIM_SYNC_BLOCKING = 1  /* after every reader consumed it (RCCE_send) */
+};
+
+/* All times are ns.  Every field is a double so that one table can read, print
+ * and fit them; integer-valued fields are rounded where they are used. */
+typedef struct scc_sim_params {
+    /* geometry (facts) */
+    double X, Y, K;            /* tiles along x, tiles along y, cores per tile */
+    double mpb_bytes;          /* message-passing buffer per core */
+    double line_bytes;         /* every MPB access moves whole lines */
+    /* clocks and network (facts) */
+    double core_mhz;
+    double mesh_mhz;
+    double router_cycles;      /* mesh cycles per router a packet crosses */
+    double link_bytes;         /* bytes a link moves per mesh cycle (flit width) */
+    double header_flits;       /* flits of header per line-sized packet */
+    double link_hold;          /* SCC_SIM_HOLD_* */
+    double port_cycles_line;   /* mesh cycles the MPB port of a tile is busy per line */
+    double port_hold;          /* SCC_SIM_HOLD_*: a port serves a transfer for its lines or whole */
+    /* transport */
+    double window;             /* messages a sender may have published and not consumed */
+    double slot_bytes;         /* largest message sent in one piece; 0 = mpb_bytes / window */
+    double sync;               /* SCC_SIM_SYNC_* */
+    /* per-core costs (assumed or fitted) */
+    double o_put;              /* per message (piece) at the sender: flags, bookkeeping */
+    double o_get;              /* per message (piece) at the reader */
+    double put_ns_b;           /* private memory -> own MPB, per byte, cache hit */
+    double get_ns_b;           /* MPB on the same tile -> private memory, per byte, cache hit */
+    double mem_ns_b;           /* extra per byte of private memory that misses the cache */
+    double cache_bytes;        /* effective private cache: miss = max(0, 1 - cache/footprint) */
+    double reduce_ns_b;        /* reduction arithmetic per byte of operand */
+    double flag_ns;            /* a flag write seen by its poller, excluding router hops */
+} scc_sim_params_t;
+
+/* The SCC preset built into the program (the file sim/params/scc.conf repeats it
+ * with the provenance of every number). */
+void scc_sim_params_default(scc_sim_params_t *p);
+
+/* Sets one parameter from "name=value" or (name, value).  Returns 0, or -1 with
+ * a message on stderr. */
+int scc_sim_params_set(scc_sim_params_t *p, const char *name, const char *value);
+int scc_sim_params_assign(scc_sim_params_t *p, const char *assignment);
+
+/* Reads "name = value" lines ('#' starts a comment).  Returns 0 or -1. */
+int scc_sim_params_load(scc_sim_params_t *p, const char *path);
+
+/* Writes every parameter as "name = value  # description". */
+void scc_sim_params_print(const scc_sim_params_t *p, FILE *f);
+
+/* Access by name for the fitter; NULL if unknown. */
+double *scc_sim_params_field(scc_sim_params_t *p, const char *name);
+
+/* Derived quantities. */
+double scc_sim_hop_ns(const scc_sim_params_t *p);    /* one router crossed, one way */
+double scc_sim_slot(const scc_sim_params_t *p);      /* bytes of one piece */
+
+#endif /* SCC_SIM_PARAMS_H */

@@ -64,8 +64,8 @@ int scc_sim_plan(const scc_sim_params_t *p, const scc_sim_case_t *c, int n, scc_
         plan->nlevels = c->nlevels;
         memcpy(plan->fanout, c->fanout, sizeof(plan->fanout));
     } else {
-        plan->nlevels = 1;
-        plan->fanout[0] = 4;
+        /* the component's own choice for n processes */
+        plan->nlevels = scc_tree_fanout_auto(n, plan->fanout);
     }
     switch (c->coll) {
     case SCC_COLL_BCAST:

@@ -31,7 +31,7 @@ typedef struct scc_sim_case {
     double bytes;              /* per rank; alltoall: per pair */
     double block_bytes;        /* 0: the plan's (one transport slot) */
     uint32_t chunks_per_part;  /* DOPL; 0: 4 */
-    int fanout[8], nlevels;    /* TREE; nlevels 0: fan-out 4 at every level */
+    int fanout[8], nlevels;    /* TREE; nlevels 0: the component's scc_tree_fanout_auto(n) */
     long max_blocks;           /* beyond this many blocks (or passes) extrapolate from two
                                   shorter runs; 0: never */
     int rcce_order;            /* blocking sends (RCCE): within a round, a rank sends first

@@ -71,8 +71,7 @@ static void geo_free(geo_t *g)
 static int generate(const tcase_t *c, const geo_t *g, int rank, scc_sched_t *s)
 {
     uint32_t nb = c->bytes > 0 ? (uint32_t) ((c->bytes + SLOT - 1) / SLOT) : 0;
-    static const int fan4[1] = { 4 };
-    int n = c->n, root = c->root;
+    int n = c->n, root = c->root, fan[8], nlev = scc_tree_fanout_auto(c->n, fan);
 
     switch (c->coll) {
     case SCC_COLL_BCAST:
@@ -80,7 +79,7 @@ static int generate(const tcase_t *c, const geo_t *g, int rank, scc_sched_t *s)
         case SCC_ALG_JIA: return scc_sched_jia_bcast(s, n, rank, root, nb);
         case SCC_ALG_DOPL: return scc_sched_dopl_bcast(s, &g->grid, rank, root, nb, 4);
         case SCC_ALG_NOCMSG: return scc_sched_nocmsg_bcast(s, &g->tiles, rank, root, nb);
-        case SCC_ALG_TREE: return scc_sched_tree_bcast(s, n, rank, root, fan4, 1, nb);
+        case SCC_ALG_TREE: return scc_sched_tree_bcast(s, n, rank, root, fan, nlev, nb);
         case SCC_SIM_LINEAR: return scc_sim_linear_bcast(s, n, rank, root, nb);
         case SCC_SIM_BINOMIAL: return scc_sim_binomial_bcast(s, n, rank, root, nb);
         }
@@ -88,7 +87,7 @@ static int generate(const tcase_t *c, const geo_t *g, int rank, scc_sched_t *s)
     case SCC_COLL_REDUCE:
         switch (c->alg) {
         case SCC_ALG_NOCMSG: return scc_sched_nocmsg_reduce(s, &g->tiles, rank, root, nb);
-        case SCC_ALG_TREE: return scc_sched_tree_reduce(s, n, rank, root, fan4, 1, nb);
+        case SCC_ALG_TREE: return scc_sched_tree_reduce(s, n, rank, root, fan, nlev, nb);
         case SCC_SIM_LINEAR: return scc_sim_linear_reduce(s, n, rank, root, nb);
         case SCC_SIM_BINOMIAL: return scc_sim_binomial_reduce(s, n, rank, root, nb);
         }

@@ -193,7 +193,6 @@ mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm
 static void scc_setup_trees(mca_coll_scc_module_t *m)
 {
     const char *spec = mca_coll_scc_component.tree_fanout;
-    int n = m->size;
 
     m->nlevels = 0;
     if (NULL != spec && 0 != strcmp(spec, "auto")) {
@@ -216,46 +215,8 @@ static void scc_setup_trees(mca_coll_scc_module_t *m)
         }
     }
     if (0 == m->nlevels) {
-        static const int f16[] = { 4, 3 }, f30[] = { 5, 5 }, f60[] = { 4, 4, 3 };
-        const int *f = f60;
-        int k = 3;
-        if (n <= 8) {
-            m->fanout[0] = n - 1 > 0 ? n - 1 : 1;
-            m->nlevels = 1;
-            return;
-        }
-        if (n <= 16) {
-            f = f16;
-            k = 2;
-        } else if (n <= 30) {
-            f = f30;
-            k = 2;
-        }
-        memcpy(m->fanout, f, k * sizeof(int));
-        m->nlevels = k;
+        m->nlevels = scc_tree_fanout_auto(m->size, m->fanout);
     }
-}
-
-/* The root of collectives without one (allreduce, barrier) on a mesh: a core of the
- * present tile nearest the middle, which shortens the tree (seeds/003 §6.2). */
-static void scc_setup_center(mca_coll_scc_module_t *m)
-{
-    const scc_tiles_t *t = &m->topo.tiles;
-    int best = -1, bestd = 1 << 30;
-
-    m->center = 0;
-    if (NULL == t->tile_of || t->X <= 0) {
-        return;
-    }
-    for (int r = 0; r < t->n; ++r) {
-        int x = t->tile_of[r] % t->X, y = t->tile_of[r] / t->X;
-        int d = abs(2 * x - (t->X - 1)) + abs(2 * y - (t->Y - 1));
-        if (d < bestd || (d == bestd && r < best)) {
-            bestd = d;
-            best = r;
-        }
-    }
-    m->center = best >= 0 ? best : 0;
 }
 
 bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
@@ -271,7 +232,7 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
                     m->size, m->topo.note);
     }
     scc_setup_trees(m);
-    scc_setup_center(m);
+    m->center = scc_tiles_center(&m->topo.tiles);
     /* end of topology setup */
 
     /* any failure below is agreed by all members: either all serve, or none */

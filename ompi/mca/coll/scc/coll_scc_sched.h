@@ -281,6 +281,13 @@ int scc_sched_ring_allgather(scc_sched_t *s, int n, int rank, uint32_t nblocks_p
  * scc_tree_children: the number of children (consecutive vranks, stored up to
  * cap), -1 on bad input. */
 int scc_tree_parent(int vrank, int n, const int *fanout, int nlevels);
+/* The fan-outs the component uses when none is given, by size (seeds/004's
+ * shapes): all in one level up to 8 processes, then 4,3 (16), 5,5 (30), 4,4,3.
+ * Writes at most 3 levels; returns their number. */
+int scc_tree_fanout_auto(int n, int *fanout);
+/* The root of rootless collectives on tiles (allreduce, barrier): the lowest rank
+ * of the present tile nearest the middle of the mesh, which shortens the tree. */
+int scc_tiles_center(const scc_tiles_t *m);
 int scc_tree_children(int vrank, int n, const int *fanout, int nlevels, int *children, int cap);
 
 #ifdef __cplusplus

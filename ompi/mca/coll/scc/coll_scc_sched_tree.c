@@ -266,3 +266,44 @@ int scc_sched_tree_reduce(scc_sched_t *s, int n, int rank, int root, const int *
     }
     return 0;
 }
+
+int scc_tree_fanout_auto(int n, int *fanout)
+{
+    static const int f16[] = { 4, 3 }, f30[] = { 5, 5 }, f60[] = { 4, 4, 3 };
+    const int *f = f60;
+    int k = 3;
+
+    if (n <= 8) {
+        fanout[0] = n - 1 > 0 ? n - 1 : 1;
+        return 1;
+    }
+    if (n <= 16) {
+        f = f16;
+        k = 2;
+    } else if (n <= 30) {
+        f = f30;
+        k = 2;
+    }
+    for (int i = 0; i < k; ++i) {
+        fanout[i] = f[i];
+    }
+    return k;
+}
+
+int scc_tiles_center(const scc_tiles_t *m)
+{
+    int best = 0, bestd = -1;
+
+    if (NULL == m || NULL == m->tile_of || m->X <= 0) {
+        return 0;
+    }
+    for (int r = 0; r < m->n; ++r) {
+        int x = m->tile_of[r] % m->X, y = m->tile_of[r] / m->X;
+        int d = abs(2 * x - (m->X - 1)) + abs(2 * y - (m->Y - 1));
+        if (bestd < 0 || d < bestd) {
+            bestd = d;
+            best = r;
+        }
+    }
+    return best;
+}

@@ -493,13 +493,15 @@ int mca_coll_scc_allgather_flat(mca_coll_scc_module_t *m, const char *sbuf, char
     const int n = x->size, me = x->rank;
     int rc = OMPI_SUCCESS;
 
-    if (sbuf != rbuf + (size_t) me * bytes) {
-        memcpy(rbuf + (size_t) me * bytes, sbuf, bytes);
-    }
     scc_xport_begin(x);
     if (scc_single_copy(x, bytes)) {
         scc_msg_hdr_t **hdrs = (scc_msg_hdr_t **) x->pv;
-        scc_xport_expose(x, 0, rbuf + (size_t) me * bytes, bytes, n - 1, NULL, 0);
+        /* readers read my block from the caller's send buffer (stable for the call) and
+           my own copy into rbuf overlaps their reads */
+        scc_xport_expose(x, 0, sbuf, bytes, n - 1, NULL, 0);
+        if (sbuf != rbuf + (size_t) me * bytes) {
+            memcpy(rbuf + (size_t) me * bytes, sbuf, bytes);
+        }
         scc_wait_all(x, 0, hdrs);
         for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
             int i = (me + j) % n;
@@ -507,6 +509,9 @@ int mca_coll_scc_allgather_flat(mca_coll_scc_module_t *m, const char *sbuf, char
         }
         scc_release_all(x, 0);
     } else {
+        if (sbuf != rbuf + (size_t) me * bytes) {
+            memcpy(rbuf + (size_t) me * bytes, sbuf, bytes);
+        }
         /* pieces: everyone reads piece k of every rank before piece k + 1 of any */
         size_t npieces = scc_npieces(x, bytes);
         for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {

@@ -89,7 +89,7 @@ bad() {
     run_ok "$log" $? 2
     check "$log" "bad $name: the message names the problem" "$want"
     check "$log" "bad $name: world falls back to flat" "$(topo_re MPI_COMM_WORLD "flat \\($flat")"
-    check "$log" "bad $name: flat algorithms on world" "$(alg_re MPI_COMM_WORLD barrier dissem)"
+    check "$log" "bad $name: flat algorithms on world" "$(alg_re MPI_COMM_WORLD barrier tree)"
 }
 bad dims "coll_scc_mesh = 6x4x\$" "bad mesh description in coll_scc_mesh\\)" \
     --mca coll_scc_mesh 6x4x
@@ -113,7 +113,7 @@ scc_run "$log" 2 --bind-to none -- "$prog"
 run_ok "$log" $? 2
 check "$log" "unbound: the note says the processes are not bound, world is flat" \
     "$(topo_re MPI_COMM_WORLD 'flat \(2 of 2 processes not bound to a core: hwloc domains unused\), grid 1x2')"
-check "$log" "unbound: flat bcast table" "$(alg_re MPI_COMM_WORLD bcast '<=56 flat \| 57..8192 tree \| >8192 jia')"
+check "$log" "unbound: two processes broadcast directly at every size" "$(alg_re MPI_COMM_WORLD bcast 'flat')"
 
 log="$SCC_LOGDIR/topo-unbound-core.log"
 scc_run "$log" 2 --bind-to none --mca coll_scc_mesh 2x1 --mca coll_scc_mesh_key core -- "$prog"
@@ -141,12 +141,12 @@ fi
 
 # ---------------------------------------------------------------- hwloc domains, forced
 log="$SCC_LOGDIR/topo-domains.log"
-scc_run "$log" 2 --bind-to none --mca coll_scc_domains package -- "$prog"
-run_ok "$log" $? 2
-check "$log" "domains: a forced package level gives a 1x2 domain grid" \
-    "$(topo_re MPI_COMM_WORLD 'domains 1x2 \(1 package domains\), grid 1x2')"
+scc_run "$log" 4 --bind-to none --mca coll_scc_domains package -- "$prog"
+run_ok "$log" $? 4
+check "$log" "domains: a forced package level gives a 1x4 domain grid" \
+    "$(topo_re MPI_COMM_WORLD 'domains 1x4 \(1 package domains\), grid 1x4')"
 check "$log" "domains: large broadcasts run DOPL on the domain grid" \
-    "$(alg_re MPI_COMM_WORLD bcast '<=56 flat \| 57..8192 tree \| >8192 dopl')"
+    "$(alg_re MPI_COMM_WORLD bcast '<=56 flat \| 57..8191 tree \| >8191 dopl')"
 
 # ---------------------------------------------------------------- an SCC chip, emulated by core ids
 log="$SCC_LOGDIR/topo-scc.log"

@@ -73,28 +73,37 @@ static void test_defaults(void)
 
     scc_select_params_default(&p);
 
-    /* flat: direct for what fits a line, trees, Jia for multi-block broadcast */
+    /* flat: direct for what fits a line, pipelined trees beyond; reductions likewise;
+       allreduce direct, trees, direct again from direct_min; the flag-tree barrier */
     tp = topo(SCC_TOPO_FLAT, 8, 1);
     scc_select_build(&t, &tp, &p);
     check_table(&t, "flat");
     CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_BCAST, 0), "flat bcast 0");
     CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_BCAST, p.line_max), "flat bcast line_max");
     CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_BCAST, p.line_max + 1), "flat bcast tree");
-    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_BCAST, p.tree_max), "flat bcast tree_max");
-    CHECK(SCC_ALG_JIA == scc_select(&t, SCC_COLL_BCAST, p.tree_max + 1), "flat bcast jia");
-    CHECK(SCC_ALG_JIA == scc_select(&t, SCC_COLL_BCAST, SIZE_MAX), "flat bcast huge");
-    CHECK(SCC_ALG_DISSEM == scc_select(&t, SCC_COLL_BARRIER, 0), "flat barrier");
-    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_REDUCE, p.tree_max), "flat reduce medium");
-    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_REDUCE, 1 << 20), "flat reduce large");
-    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_ALLREDUCE, p.tree_max), "flat allreduce medium");
-    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_ALLREDUCE, p.tree_max + 1),
+    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_BCAST, SIZE_MAX), "flat bcast huge");
+    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_BARRIER, 0), "flat barrier");
+    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_REDUCE, p.line_max), "flat reduce small");
+    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_REDUCE, 1 << 20), "flat reduce large");
+    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_ALLREDUCE, p.tree_max), "flat allreduce small");
+    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_ALLREDUCE, p.tree_max + 1),
+          "flat allreduce medium");
+    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_ALLREDUCE, p.direct_min),
           "flat allreduce large");
     CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_ALLTOALL, 100), "flat alltoall");
-    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_ALLGATHER, p.ring_min), "flat allgather");
+    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_ALLGATHER, 1 << 20), "flat allgather");
     scc_select_format(&t, SCC_COLL_BCAST, buf, sizeof(buf));
-    CHECK(0 == strcmp(buf, "<=56 flat | 57..8192 tree | >8192 jia"), "format \"%s\"", buf);
+    CHECK(0 == strcmp(buf, "<=56 flat | >56 tree"), "format \"%s\"", buf);
     scc_select_format(&t, SCC_COLL_BARRIER, buf, sizeof(buf));
-    CHECK(0 == strcmp(buf, "dissem"), "format \"%s\"", buf);
+    CHECK(0 == strcmp(buf, "tree"), "format \"%s\"", buf);
+
+    /* two processes: one exchange, the direct algorithms throughout */
+    tp = topo(SCC_TOPO_FLAT, 2, 1);
+    scc_select_build(&t, &tp, &p);
+    check_table(&t, "pair");
+    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_BCAST, 1 << 20), "pair bcast");
+    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_ALLREDUCE, 1 << 16), "pair allreduce");
+    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_REDUCE, 1 << 16), "pair reduce: pipelined");
 
     /* mesh: NoC_Msg, DOPL for large broadcasts when the grid allows */
     tp = topo(SCC_TOPO_MESH, 48, 1);
@@ -113,17 +122,17 @@ static void test_defaults(void)
     check_table(&t, "mesh with holes");
     CHECK(SCC_ALG_NOCMSG == scc_select(&t, SCC_COLL_BCAST, 1 << 20), "holes: no dopl");
 
-    /* domains: flat algorithms, DOPL on the domain grid for large broadcasts */
+    /* domains: as flat, and DOPL on the domain grid for large broadcasts */
     tp = topo(SCC_TOPO_DOMAINS, 16, 1);
     scc_select_build(&t, &tp, &p);
     check_table(&t, "domains");
-    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_BCAST, p.tree_max), "domains bcast tree");
-    CHECK(SCC_ALG_DOPL == scc_select(&t, SCC_COLL_BCAST, p.tree_max + 1), "domains bcast dopl");
-    CHECK(SCC_ALG_DISSEM == scc_select(&t, SCC_COLL_BARRIER, 0), "domains barrier");
+    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_BCAST, p.dopl_min - 1), "domains bcast tree");
+    CHECK(SCC_ALG_DOPL == scc_select(&t, SCC_COLL_BCAST, p.dopl_min), "domains bcast dopl");
+    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_BARRIER, 0), "domains barrier");
     p.dopl_min = 100000;
     scc_select_build(&t, &tp, &p);
     check_table(&t, "domains, late dopl");
-    CHECK(SCC_ALG_JIA == scc_select(&t, SCC_COLL_BCAST, 99999), "domains jia below dopl_min");
+    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_BCAST, 99999), "domains tree below dopl_min");
     CHECK(SCC_ALG_DOPL == scc_select(&t, SCC_COLL_BCAST, 100000), "domains dopl_min");
 }
 
@@ -198,7 +207,7 @@ static void test_params(void)
                         scc_select_params_default(&p);
                         p.line_max = v[a];
                         p.tree_max = v[b];
-                        p.ring_min = v[c];
+                        p.direct_min = v[c];
                         p.dopl_min = v[(a + b + c) % nv];
                         tp = topo((scc_topo_kind_t) k, 8, (a + c) % 2);
                         scc_select_build(&t, &tp, &p);

@@ -34,7 +34,7 @@ typedef struct mca_coll_scc_component_t {
     int output;                         /* opal_output stream */
     int force[SCC_COLL_COUNT];          /* coll_scc_<coll>_algorithm: scc_alg_t */
     /* selection thresholds in bytes (scc_select_params_t says what each is for) */
-    size_t line_max, tree_max, ring_min, dopl_min;
+    size_t line_max, tree_max, direct_min, dopl_min;
     int barrier_radix;                  /* peers per dissemination round, 0: all at once */
     char *tree_fanout;                  /* "auto" or fan-outs per level, "4,4,3" */
     int dopl_chunks;                    /* DOPL: pipeline chunks per part */
@@ -51,6 +51,7 @@ typedef struct mca_coll_scc_component_t {
     int mpb_core_size;
     int mpb_nslots;
     int pipe_size;
+    int spin;
     int cma;                            /* -1 auto, 0 off, 1 required */
     int cma_min;
 } mca_coll_scc_component_t;
@@ -60,6 +61,7 @@ SCC_MODULE_DECLSPEC extern mca_coll_scc_component_t mca_coll_scc_component;
 /* Scratch buffers of a module: 0-2 for the algorithms, 3-4 for packed views of user data,
  * 5 for the entry points' own arrays */
 #define SCC_NSCRATCH 6
+#define SCC_TREE_MAX_CHILDREN 64
 #define SCC_SCRATCH_IN 3
 #define SCC_SCRATCH_OUT 4
 #define SCC_SCRATCH_ARGS 5
@@ -93,6 +95,7 @@ typedef struct mca_coll_scc_module_t {
     struct scc_xport *xp;               /* the transport, once set up */
     struct scc_sched_cache *cache;      /* schedules generated for recent calls */
     int fanout[8], nlevels;             /* k-ary trees: fan-out per level */
+    int *children;                      /* SCC_TREE_MAX_CHILDREN: scratch for tree shapes */
     int center;                         /* root of rootless mesh collectives: mid-mesh */
     uint32_t unavail;                   /* bit (1 << alg): algorithms the transport cannot run */
     struct {

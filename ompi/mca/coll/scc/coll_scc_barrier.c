@@ -1,6 +1,7 @@
 /* coll_scc_barrier.c: MPI_Barrier: choose an algorithm, or hand the call to the fallback. */
 #include "coll_scc.h"
 #include "coll_scc_flat.h"
+#include "coll_scc_xport.h"
 #include "coll_scc_run.h"
 
 int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
@@ -12,6 +13,11 @@ int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_
         goto fallback;
     }
     alg = mca_coll_scc_pick(m, SCC_COLL_BARRIER, 0);
+    /* the flag tree and dissemination need shared memory (flag lines) */
+    if (SCC_ALG_TREE == alg && NULL != m->children && SCC_XPORT_PML != m->xp->kind) {
+        mca_coll_scc_count(m, SCC_COLL_BARRIER, alg);
+        return mca_coll_scc_barrier_tree(m);
+    }
     if (SCC_ALG_DISSEM == alg) {
         mca_coll_scc_count(m, SCC_COLL_BARRIER, alg);
         return mca_coll_scc_barrier_dissem(m);

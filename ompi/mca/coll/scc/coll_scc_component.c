@@ -171,24 +171,24 @@ int mca_coll_scc_register_params(void)
         scc_select_params_default(&d);
         cs->line_max = d.line_max;
         (void) mca_base_component_var_register(c, "line_max",
-            "Flat topologies: bcast, reduce and allreduce of up to this many bytes use the "
-            "direct algorithms (the message travels in the flag's cache line)",
+            "Flat topologies of more than two processes: bcast and reduce of up to this many "
+            "bytes use the direct algorithms (the message travels in the flag's line), larger "
+            "ones the pipelined trees",
             MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5,
             MCA_BASE_VAR_SCOPE_READONLY, &cs->line_max);
         cs->tree_max = d.tree_max;
         (void) mca_base_component_var_register(c, "tree_max",
-            "Flat topologies: bcast, reduce and allreduce of up to this many bytes (and more "
-            "than coll_scc_line_max) use trees; larger bcasts use Jia's hypercube schedule, "
-            "larger reductions the direct (reduce-scatter) algorithms",
+            "Flat topologies of more than two processes: allreduce of up to this many bytes "
+            "uses the direct algorithm (every rank combines everyone's data), larger ones trees",
             MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5,
             MCA_BASE_VAR_SCOPE_READONLY, &cs->tree_max);
-        cs->ring_min = d.ring_min;
-        (void) mca_base_component_var_register(c, "ring_min",
-            "Flat topologies: allreduce of this many bytes or more, and allgather and "
-            "reduce_scatter_block of blocks this large or larger, use the pipelined ring "
-            "(below it: butterfly for allreduce, direct reads for the others)",
+        cs->direct_min = d.direct_min;
+        (void) mca_base_component_var_register(c, "direct_min",
+            "Flat topologies of more than two processes: allreduce of this many bytes or more "
+            "uses the direct reduce-scatter + allgather (single copy); from coll_scc_tree_max "
+            "to here, trees",
             MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5,
-            MCA_BASE_VAR_SCOPE_READONLY, &cs->ring_min);
+            MCA_BASE_VAR_SCOPE_READONLY, &cs->direct_min);
         cs->dopl_min = d.dopl_min;
         (void) mca_base_component_var_register(c, "dopl_min",
             "Mesh and domain topologies: broadcasts of this many bytes or more use DOPL "

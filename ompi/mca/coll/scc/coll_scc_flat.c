@@ -693,3 +693,29 @@ int mca_coll_scc_barrier_dissem(mca_coll_scc_module_t *m)
     }
     return OMPI_SUCCESS;
 }
+
+/* A flag tree (seeds/004): each rank waits for its children's arrival flags, raises
+ * its own, then waits for its parent's release and releases its children.  The root
+ * (rank 0) leaves first. */
+int mca_coll_scc_barrier_tree(mca_coll_scc_module_t *m)
+{
+    scc_xport_t *x = m->xp;
+    const int me = x->rank;
+    uint64_t epoch = ++x->bar_epoch;
+    int parent = scc_tree_parent(me, x->size, m->fanout, m->nlevels);
+    int nchild = scc_tree_children(me, x->size, m->fanout, m->nlevels, m->children,
+                                   SCC_TREE_MAX_CHILDREN);
+
+    if (x->nlater > 0) {
+        scc_xport_flush_later(x, false);
+    }
+    for (int i = 0; i < nchild; ++i) {
+        scc_wait_ge(x, &scc_ctrl(x, m->children[i])->bar[0].v, epoch);
+    }
+    if (parent >= 0) {
+        scc_store(&scc_ctrl(x, me)->bar[0].v, epoch);
+        scc_wait_ge(x, &scc_ctrl(x, parent)->bar[1].v, epoch);
+    }
+    scc_store(&scc_ctrl(x, me)->bar[1].v, epoch);
+    return OMPI_SUCCESS;
+}

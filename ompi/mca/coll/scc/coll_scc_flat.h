@@ -32,6 +32,8 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
                                 const size_t *rbytes, const size_t *roff);
 /* m-way dissemination barrier on per-rank flag lines (radix: x->bar_radix) */
 int mca_coll_scc_barrier_dissem(mca_coll_scc_module_t *m);
+/* a flag tree over the module's k-ary tree, rooted at rank 0 (which leaves first) */
+int mca_coll_scc_barrier_tree(mca_coll_scc_module_t *m);
 /* the radix the barrier uses for a requested one (0: all others in one round) */
 int mca_coll_scc_barrier_radix(int n, int radix);
 

@@ -28,6 +28,7 @@ static void scc_module_construct(mca_coll_scc_module_t *m)
     m->xp = NULL;
     memset(m->scratch, 0, sizeof(m->scratch));
     m->cache = NULL;
+    m->children = NULL;
     m->nlevels = 0;
     m->center = 0;
     m->unavail = 0;
@@ -67,6 +68,7 @@ static void scc_module_destruct(mca_coll_scc_module_t *m)
     }
     mca_coll_scc_xport_detach(m);
     mca_coll_scc_sched_cache_free(m);
+    free(m->children);
     for (int i = 0; i < SCC_NSCRATCH; ++i) {
         free(m->scratch[i].ptr);
     }
@@ -232,6 +234,7 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
                     m->size, m->topo.note);
     }
     scc_setup_trees(m);
+    m->children = calloc(SCC_TREE_MAX_CHILDREN, sizeof(int));
     m->center = scc_tiles_center(&m->topo.tiles);
     /* end of topology setup */
 
@@ -245,8 +248,9 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
         return false;
     }
     SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: transport %s, %d slots of %zu bytes per "
-                "rank, single copy %s", SCC_COMM_CID(comm), SCC_COMM_NAME(comm), m->size,
-                m->xp->desc, m->xp->nslots, m->xp->slot_size, m->xp->cma ? "on" : "off");
+                "rank, single copy %s, %s while waiting", SCC_COMM_CID(comm),
+                SCC_COMM_NAME(comm), m->size, m->xp->desc, m->xp->nslots, m->xp->slot_size,
+                m->xp->cma ? "on" : "off", m->xp->yield ? "yield" : "spin");
     m->xp->bar_radix = mca_coll_scc_barrier_radix(m->size, mca_coll_scc_component.barrier_radix);
     /* the table: what the topology asks for, among what the transport can run */
     m->unavail = SCC_XPORT_PML == m->xp->kind ? SCC_ALGS_NEED_SHARED : 0;

@@ -28,7 +28,8 @@ static const char *const topo_names[SCC_TOPO_COUNT] = { "flat", "mesh", "domains
 static const uint32_t valid_algs[SCC_COLL_COUNT] = {
     [SCC_COLL_BCAST] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_JIA) | BIT(SCC_ALG_DOPL)
                        | BIT(SCC_ALG_NOCMSG),
-    [SCC_COLL_BARRIER] = BIT(SCC_ALG_DISSEM) | BIT(SCC_ALG_NOCMSG) | BIT(SCC_ALG_NOCMSG_FANIN),
+    [SCC_COLL_BARRIER] = BIT(SCC_ALG_DISSEM) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG)
+                         | BIT(SCC_ALG_NOCMSG_FANIN),
     [SCC_COLL_REDUCE] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG),
     [SCC_COLL_ALLREDUCE] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG)
                            | BIT(SCC_ALG_BUTTERFLY) | BIT(SCC_ALG_RING),
@@ -93,7 +94,7 @@ void scc_select_params_default(scc_select_params_t *p)
     }
     p->line_max = 56;
     p->tree_max = 8192;
-    p->ring_min = 65536;
+    p->direct_min = 1048576;
     p->dopl_min = 8192;
     p->unavailable = 0;
 }
@@ -147,41 +148,49 @@ static void auto_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
     const int mesh = (SCC_TOPO_MESH == topo->kind);
     const int grid = (SCC_TOPO_MESH == topo->kind || SCC_TOPO_DOMAINS == topo->kind)
                      && topo->grid_ok;
+    /* two processes: one exchange; the direct algorithms are the whole story */
+    const int pair = topo->n <= 2;
 
     switch (c) {
     case SCC_COLL_BCAST:
         if (mesh) {
             add_range(e, p, below(p->dopl_min), SCC_ALG_NOCMSG);
             add_range(e, p, SIZE_MAX, grid ? SCC_ALG_DOPL : SCC_ALG_NOCMSG);
+        } else if (pair) {
+            add_range(e, p, SIZE_MAX, SCC_ALG_FLAT);
         } else {
+            /* measured (README, Tuning): pipelined trees beat Jia and the direct reads
+               from the root above a line; domains of a machine take DOPL when large */
             add_range(e, p, p->line_max, SCC_ALG_FLAT);
-            add_range(e, p, p->tree_max, SCC_ALG_TREE);
-            if (grid) {
-                add_range(e, p, below(p->dopl_min), SCC_ALG_JIA);
+            if (grid && SCC_TOPO_DOMAINS == topo->kind) {
+                add_range(e, p, below(p->dopl_min), SCC_ALG_TREE);
                 add_range(e, p, SIZE_MAX, SCC_ALG_DOPL);
             } else {
-                add_range(e, p, SIZE_MAX, SCC_ALG_JIA);
+                add_range(e, p, SIZE_MAX, SCC_ALG_TREE);
             }
         }
         break;
     case SCC_COLL_BARRIER:
-        add_range(e, p, SIZE_MAX, mesh ? SCC_ALG_NOCMSG : SCC_ALG_DISSEM);
+        /* the flag tree lets the root out first: a broadcast after it finds its
+           readers still arriving (README, Tuning) */
+        add_range(e, p, SIZE_MAX, mesh ? SCC_ALG_NOCMSG : SCC_ALG_TREE);
         break;
     case SCC_COLL_REDUCE:
         if (mesh) {
             add_range(e, p, SIZE_MAX, SCC_ALG_NOCMSG);
         } else {
             add_range(e, p, p->line_max, SCC_ALG_FLAT);
-            add_range(e, p, p->tree_max, SCC_ALG_TREE);
-            add_range(e, p, SIZE_MAX, SCC_ALG_FLAT);
+            add_range(e, p, SIZE_MAX, SCC_ALG_TREE);
         }
         break;
     case SCC_COLL_ALLREDUCE:
         if (mesh) {
             add_range(e, p, SIZE_MAX, SCC_ALG_NOCMSG);
+        } else if (pair) {
+            add_range(e, p, SIZE_MAX, SCC_ALG_FLAT);
         } else {
-            add_range(e, p, p->line_max, SCC_ALG_FLAT);
-            add_range(e, p, p->tree_max, SCC_ALG_TREE);
+            add_range(e, p, p->tree_max, SCC_ALG_FLAT);
+            add_range(e, p, below(p->direct_min), SCC_ALG_TREE);
             add_range(e, p, SIZE_MAX, SCC_ALG_FLAT);
         }
         break;
@@ -191,8 +200,6 @@ static void auto_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
         break;
     case SCC_COLL_GATHER:
     case SCC_COLL_SCATTER:
-        add_range(e, p, SIZE_MAX, SCC_ALG_FLAT);
-        break;
     case SCC_COLL_ALLGATHER:
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
         add_range(e, p, SIZE_MAX, SCC_ALG_FLAT);

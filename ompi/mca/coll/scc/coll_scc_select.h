@@ -60,8 +60,8 @@ typedef struct scc_select_params {
     size_t line_max;            /* flat: up to this many bytes, the direct algorithms
                                    (the message fits the flag's cache line) */
     size_t tree_max;            /* flat: up to this, trees (bcast, reduce, allreduce) */
-    size_t ring_min;            /* flat: from this on, the ring (allreduce, allgather,
-                                   reduce_scatter_block); below it butterfly / flat */
+    size_t direct_min;          /* flat, more than two processes: allreduce from this size
+                                   on runs the direct reduce-scatter + allgather (trees below) */
     size_t dopl_min;            /* mesh and domains: bcast from this on runs DOPL */
     uint32_t unavailable;       /* bit (1 << alg): algorithms that cannot run on this
                                    communicator (not built, no transport): the table

@@ -750,7 +750,7 @@ void mca_coll_scc_topo_table(const scc_topo_t *t, uint32_t unavailable, scc_sele
     }
     p.line_max = cs->line_max;
     p.tree_max = cs->tree_max;
-    p.ring_min = cs->ring_min;
+    p.direct_min = cs->direct_min;
     p.dopl_min = cs->dopl_min;
     p.unavailable = unavailable;
     st.kind = t->kind;

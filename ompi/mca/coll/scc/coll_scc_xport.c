@@ -329,6 +329,13 @@ int mca_coll_scc_xport_register_params(void)
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->mpb_nslots);
 
+    cs->spin = 64;
+    (void) mca_base_component_var_register(c, "spin",
+        "Polls of a flag before a waiting process starts to progress Open MPI and, when the "
+        "node is oversubscribed, to give its core away",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->spin);
+
     cs->pipe_size = 8192;
     (void) mca_base_component_var_register(c, "pipe_size",
         "Bytes of the pieces a pipelined message moves in through the slots (broadcasts, "
@@ -477,6 +484,8 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
     x->pipe = cs->pipe_size >= SCC_LINE && (size_t) cs->pipe_size < x->slot_size
                   ? (size_t) cs->pipe_size : x->slot_size;
     x->yield = SCC_YIELD_WHEN_IDLE();
+    /* oversubscribed, the peer a process waits for is often not running: yield at once */
+    x->spin = x->yield ? 1 : (cs->spin > 0 ? (unsigned) cs->spin : 1);
     m->xp = x;
     return OMPI_SUCCESS;
 }

@@ -88,6 +88,7 @@ typedef struct scc_xport {
     bool cma;                       /* process_vm_readv works between all members */
     size_t cma_min;                 /* messages from this size on go single-copy */
     bool yield;                     /* oversubscribed: yield while waiting */
+    unsigned spin;                  /* polls before progressing (and yielding) */
     bool invalidate;                /* SCC: invalidate MPBT lines in L1 before reading */
     uint32_t call;                  /* executor calls so far (same on every rank) */
     uint64_t *expected;             /* nslots: acks my slot must reach before reuse */
@@ -182,7 +183,8 @@ static inline void scc_cpu_relax(void)
  * node is oversubscribed. */
 static inline void scc_pause(const scc_xport_t *x, unsigned *spins)
 {
-    if (++*spins < 64 && !x->yield) {
+    /* the peer is most often running and about to write: spin a little first */
+    if (++*spins < x->spin) {
         scc_cpu_relax();
         return;
     }
@@ -190,7 +192,7 @@ static inline void scc_pause(const scc_xport_t *x, unsigned *spins)
         opal_progress();
     }
     if (x->yield) {
-        sched_yield();
+        scc_yield();
     }
 }
 

@@ -100,5 +100,6 @@ int mca_coll_scc_xport_pml_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     x->pipe = x->slot_size;
     x->cma = false;
     x->yield = SCC_YIELD_WHEN_IDLE();
+    x->spin = 1;
     return OMPI_SUCCESS;
 }

@@ -193,8 +193,10 @@ static void test_params(void)
     scc_select_build(&t, &tp, &p);
     check_table(&t, "line above tree");
     CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_BCAST, 5000), "flat to 10000");
-    CHECK(SCC_ALG_JIA == scc_select(&t, SCC_COLL_BCAST, 10001), "jia after");
-    CHECK(2 == t.coll[SCC_COLL_BCAST].nranges, "no tree range");
+    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_BCAST, 10001), "tree after");
+    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_ALLREDUCE, 100), "allreduce flat to 100");
+    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_ALLREDUCE, 101), "allreduce tree after");
+    CHECK(2 == t.coll[SCC_COLL_BCAST].nranges, "two bcast ranges");
 
     /* every combination of a few thresholds gives a well-formed table */
     {

@@ -54,6 +54,7 @@ typedef struct mca_coll_scc_component_t {
     int spin;
     int cma;                            /* -1 auto, 0 off, 1 required */
     int cma_min;
+    int cma_reduce_min;
 } mca_coll_scc_component_t;
 
 SCC_MODULE_DECLSPEC extern mca_coll_scc_component_t mca_coll_scc_component;

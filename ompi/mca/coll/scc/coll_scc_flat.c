@@ -19,6 +19,13 @@ static inline bool scc_single_copy(const scc_xport_t *x, size_t bytes)
     return x->cma && bytes >= x->cma_min;
 }
 
+/* Reductions: from this many bytes on, the direct algorithms reduce-scatter what
+ * they read single-copy; below, everyone's data through the slots. */
+static inline bool scc_single_copy_reduce(const scc_xport_t *x, size_t bytes)
+{
+    return x->cma && bytes >= x->cma_reduce_min;
+}
+
 static inline size_t scc_min(size_t a, size_t b)
 {
     return a < b ? a : b;
@@ -255,7 +262,7 @@ int mca_coll_scc_allreduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char
 
     ompi_datatype_type_size(dtype, &dtsize);
     scc_xport_begin(x);
-    if (!scc_single_copy(x, count * dtsize)) {
+    if (!scc_single_copy_reduce(x, count * dtsize)) {
         rc = scc_reduce_slots(m, sbuf, rbuf, count, dtype, op, -1);
         scc_xport_end(x);
         return rc;
@@ -296,7 +303,7 @@ int mca_coll_scc_reduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char *r
 
     ompi_datatype_type_size(dtype, &dtsize);
     scc_xport_begin(x);
-    if (!scc_single_copy(x, count * dtsize)) {
+    if (!scc_single_copy_reduce(x, count * dtsize)) {
         rc = scc_reduce_slots(m, sbuf, rbuf, count, dtype, op, root);
         scc_xport_end(x);
         return rc;
@@ -345,7 +352,7 @@ int mca_coll_scc_reduce_scatter_block_flat(mca_coll_scc_module_t *m, const char 
     ompi_datatype_type_size(dtype, &dtsize);
     total = rcount * dtsize * (size_t) n;
     scc_xport_begin(x);
-    if (scc_single_copy(x, total)) {
+    if (scc_single_copy_reduce(x, total)) {
         scc_xport_expose(x, 0, sbuf, total, n - 1, NULL, 0);
         scc_wait_all(x, 0, hdrs);
         rc = scc_rs_cma(m, sbuf, rcount * (size_t) me, rcount, rbuf, dtype, op, hdrs);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "coll_scc_run.h"
+#include "coll_scc_flat.h"
 
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
@@ -57,10 +58,54 @@ int mca_coll_scc_bcast_sched(mca_coll_scc_module_t *m, scc_alg_t a, char *buf, s
     return rc;
 }
 
-/* Block bytes of a reduction: whole elements in one pipeline piece (or one slot). */
-static size_t scc_reduce_block(const scc_xport_t *x, size_t dtsize)
+/* Block bytes of a reduction: whole elements in one pipeline piece (or one slot).
+ * Medium reductions move single-copy in 64 KB blocks (one copy instead of two); from
+ * 256 KB on, copies into the slots on the sender's core overlap the receiver's
+ * reductions on its own, which measured faster (README, Tuning). */
+#define SCC_REDUCE_CMA_BLOCK 65536
+#define SCC_REDUCE_CMA_MAX (256 * 1024)
+
+static size_t scc_reduce_block(const scc_xport_t *x, size_t dtsize, size_t total, bool big)
 {
-    return (dtsize <= x->pipe ? x->pipe : x->slot_size) / dtsize * dtsize;
+    size_t bs = dtsize <= x->pipe ? x->pipe : x->slot_size;
+    if (big && x->cma && total >= x->cma_min && total < SCC_REDUCE_CMA_MAX
+        && bs < SCC_REDUCE_CMA_BLOCK) {
+        bs = SCC_REDUCE_CMA_BLOCK;
+    }
+    return bs / dtsize * dtsize;
+}
+
+/* Plans reduction c of b->total bytes (parts of b->part bytes per rank when b->part is
+ * set) and sets b->bs and b->stable; NULL when the schedule cannot take op. */
+static const scc_plan_t *scc_reduce_blocks(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a,
+                                           int root, scc_exec_buf_t *b)
+{
+    size_t unit = b->part ? b->part : b->total;
+    size_t limit = UINT32_MAX / 4 / (size_t) (b->part ? m->size : 1);
+    const scc_plan_t *p;
+
+    for (int big = 1; big >= 0; --big) {
+        b->bs = scc_reduce_block(m->xp, b->dtsize, b->total, big);
+        if (0 == b->bs || (unit + b->bs - 1) / b->bs > limit) {
+            return NULL;
+        }
+        p = mca_coll_scc_plan(m, c, a, root, scc_nblocks(unit, b->bs));
+        /* the tree decides the order of the operands: rank order, or a commutative op */
+        if (NULL == p || ((p->s.flags & SCC_SCHED_F_COMMUTATIVE) && !ompi_op_is_commute(b->op))) {
+            return NULL;
+        }
+        if (b->bs <= m->xp->slot_size) {
+            b->stable = false;
+            return p;
+        }
+        /* blocks beyond a slot are read in place: only where a rank never changes a
+           block its message still carries (a butterfly does) */
+        if (!(p->s.flags & SCC_SCHED_F_SEND_COPY)) {
+            b->stable = true;
+            return p;
+        }
+    }
+    return NULL;
 }
 
 /* Prepares the buffers of a reduction; NULL plan when the schedule cannot take op. */
@@ -68,25 +113,12 @@ static const scc_plan_t *scc_reduce_plan(mca_coll_scc_module_t *m, scc_coll_t c,
                                          int root, size_t count, struct ompi_datatype_t *dtype,
                                          struct ompi_op_t *op, scc_exec_buf_t *b)
 {
-    size_t dtsize;
-    const scc_plan_t *p;
-
-    ompi_datatype_type_size(dtype, &dtsize);
     memset(b, 0, sizeof(*b));
-    b->bs = scc_reduce_block(m->xp, dtsize);
-    b->total = count * dtsize;
+    ompi_datatype_type_size(dtype, &b->dtsize);
+    b->total = count * b->dtsize;
     b->dtype = dtype;
     b->op = op;
-    b->dtsize = dtsize;
-    if (0 == b->bs || (b->total + b->bs - 1) / b->bs > UINT32_MAX / 4) {
-        return NULL;
-    }
-    p = mca_coll_scc_plan(m, c, a, root, scc_nblocks(b->total, b->bs));
-    /* the tree decides the order of the operands: rank order, or a commutative op */
-    if (NULL != p && (p->s.flags & SCC_SCHED_F_COMMUTATIVE) && !ompi_op_is_commute(op)) {
-        return NULL;
-    }
-    return p;
+    return scc_reduce_blocks(m, c, a, root, b);
 }
 
 int mca_coll_scc_reduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
@@ -195,34 +227,28 @@ int mca_coll_scc_reduce_scatter_block_sched(mca_coll_scc_module_t *m, scc_alg_t 
 {
     scc_xport_t *x = m->xp;
     const int n = m->size;
-    size_t dtsize, part, bs;
+    size_t part;
     const scc_plan_t *p;
     scc_exec_buf_t b;
     int rc;
 
-    ompi_datatype_type_size(dtype, &dtsize);
-    part = rcount * dtsize;
-    bs = scc_reduce_block(x, dtsize);
-    if (0 == bs || (part + bs - 1) / bs > UINT32_MAX / 4 / (size_t) n) {
-        return OMPI_ERR_NOT_AVAILABLE;
-    }
-    p = mca_coll_scc_plan(m, SCC_COLL_REDUCE_SCATTER_BLOCK, a, 0, scc_nblocks(part, bs));
-    if (NULL == p || ((p->s.flags & SCC_SCHED_F_COMMUTATIVE) && !ompi_op_is_commute(op))) {
-        return OMPI_ERR_NOT_AVAILABLE;
-    }
     memset(&b, 0, sizeof(b));
+    ompi_datatype_type_size(dtype, &b.dtsize);
+    part = rcount * b.dtsize;
+    b.total = part * (size_t) n;
+    b.part = part;
+    b.dtype = dtype;
+    b.op = op;
+    p = scc_reduce_blocks(m, SCC_COLL_REDUCE_SCATTER_BLOCK, a, 0, &b);
+    if (NULL == p) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    b.kpart = scc_nblocks(part, b.bs);
     b.input = sbuf;
-    b.work = mca_coll_scc_scratch(m, 0, part * (size_t) n + 1);
+    b.work = mca_coll_scc_scratch(m, 0, b.total + 1);
     if (NULL == b.work) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    b.total = part * (size_t) n;
-    b.bs = bs;
-    b.part = part;
-    b.kpart = scc_nblocks(part, bs);
-    b.dtype = dtype;
-    b.op = op;
-    b.dtsize = dtsize;
     x->pml_tag = SCC_COLL_TAG(REDUCE_SCATTER_BLOCK);
     scc_xport_begin(x);
     rc = mca_coll_scc_exec(m, p, &b, 0);

@@ -351,11 +351,17 @@ int mca_coll_scc_xport_register_params(void)
         "communicator), 0 never, 1 always (the communicator is declined if it does not work)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->cma);
-    cs->cma_min = 32768;
+    cs->cma_min = 8192;
     (void) mca_base_component_var_register(c, "cma_min",
         "Messages of at least this many bytes move single-copy when the algorithm allows it",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->cma_min);
+    cs->cma_reduce_min = 65536;
+    (void) mca_base_component_var_register(c, "cma_reduce_min",
+        "The direct reductions (allreduce, reduce, reduce_scatter_block) of at least this many "
+        "bytes reduce-scatter what they read single-copy; smaller ones go through the slots",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->cma_reduce_min);
     return OMPI_SUCCESS;
 }
 
@@ -481,6 +487,7 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
     }
     x->cma = cma;
     x->cma_min = cs->cma_min > 0 ? (size_t) cs->cma_min : SIZE_MAX;
+    x->cma_reduce_min = cs->cma_reduce_min > 0 ? (size_t) cs->cma_reduce_min : SIZE_MAX;
     x->pipe = cs->pipe_size >= SCC_LINE && (size_t) cs->pipe_size < x->slot_size
                   ? (size_t) cs->pipe_size : x->slot_size;
     x->yield = SCC_YIELD_WHEN_IDLE();

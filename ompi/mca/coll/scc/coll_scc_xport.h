@@ -87,6 +87,7 @@ typedef struct scc_xport {
     pid_t *pids;                    /* CMA: each rank's pid */
     bool cma;                       /* process_vm_readv works between all members */
     size_t cma_min;                 /* messages from this size on go single-copy */
+    size_t cma_reduce_min;          /* direct reductions: single copy from this size on */
     bool yield;                     /* oversubscribed: yield while waiting */
     unsigned spin;                  /* polls before progressing (and yielding) */
     bool invalidate;                /* SCC: invalidate MPBT lines in L1 before reading */

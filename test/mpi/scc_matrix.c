@@ -212,7 +212,7 @@ static void apply(const topcase *oc, const void *a, void *acc, size_t i)
 
 static int rank, nprocs, quick;
 static size_t max_bytes = (size_t) -1;    /* -m: no message larger than this */
-static size_t slot_size = 16384, cma_min = 32768;
+static size_t slot_size = 16384, cma_min = 8192;
 static long calls, mayfall, zero;    /* of the current (collective, algorithm); zero: calls
                                         moving no data, which Open MPI may finish itself */
 
@@ -242,6 +242,7 @@ static int counts_for(const ttype *t, size_t *out, int max_bytes_mb)
     esz = (size_t) sz;
     size_t bytes[] = { 1, 31, 33, 64, slot_size - 1, slot_size, slot_size + 1, 2 * slot_size + 3,
                        cma_min - 1, cma_min, cma_min + 1, 1728 - 1, 1728 + 1, 8192 + 1,
+                       32768 - 1, 32768 + 1,
                        (size_t) 1 << 20 };
     out[n++] = 0;
     for (size_t i = 0; i < sizeof(bytes) / sizeof(bytes[0]); ++i) {
@@ -773,7 +774,11 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     setup_types();
     slot_size = (size_t) cvar_read_int("coll_scc_shm_slot_size", 16384);
-    cma_min = (size_t) cvar_read_int("coll_scc_cma_min", 32768);
+    /* auto (-1): 8192, or 32768 oversubscribed, which the list has anyway */
+    cma_min = (size_t) cvar_read_int("coll_scc_cma_min", 8192);
+    if ((long) cma_min < 0) {
+        cma_min = 8192;
+    }
 
     for (size_t c = 0; c < sizeof(colls) / sizeof(colls[0]); ++c) {
         char names[32][32], pname[96], cname[MPI_MAX_OBJECT_NAME];

@@ -141,7 +141,7 @@ int mca_coll_scc_register_params(void)
         MCA_BASE_VAR_SCOPE_LOCAL, &cs->verbose);
 
     for (int i = 0; i < SCC_COLL_COUNT; ++i) {
-        char pname[64], desc[256];
+        char pname[64], desc[512];
         mca_base_var_enum_t *e = scc_alg_enum((scc_coll_t) i);
         snprintf(pname, sizeof(pname), "%s_algorithm", scc_coll_name((scc_coll_t) i));
         snprintf(desc, sizeof(desc),

@@ -26,6 +26,9 @@ static inline bool scc_single_copy_reduce(const scc_xport_t *x, size_t bytes)
     return x->cma && bytes >= x->cma_reduce_min;
 }
 
+/* alltoallv: a table offset that points into the sender's slot, not its buffer */
+#define SCC_IN_SLOT (1ull << 63)
+
 static inline size_t scc_min(size_t a, size_t b)
 {
     return a < b ? a : b;
@@ -235,11 +238,18 @@ static void scc_wait_all(scc_xport_t *x, uint32_t tag, scc_msg_hdr_t **hdrs)
     }
 }
 
-static void scc_release_all(scc_xport_t *x, uint32_t tag)
+/* Done with every peer's message tag: a sender waits for the readers of what it
+ * exposed in place, so those are acknowledged now; slot copies can wait (deferred). */
+static void scc_release_all(scc_xport_t *x, uint32_t tag, scc_msg_hdr_t **hdrs)
 {
     for (int i = 0; i < x->size; ++i) {
-        if (i != x->rank) {
+        if (i == x->rank) {
+            continue;
+        }
+        if (SCC_MSG_CMA == hdrs[i]->kind) {
             scc_xport_release(x, i, tag);
+        } else {
+            scc_xport_release_later(x, i, tag);
         }
     }
 }
@@ -272,7 +282,7 @@ int mca_coll_scc_allreduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char
     scc_xport_expose(x, 0, sbuf, count * dtsize, x->size - 1, NULL, 0);
     scc_wait_all(x, 0, hdrs);
     rc = scc_rs_cma(m, sbuf, first, cnt, rbuf + first * dtsize, dtype, op, hdrs);
-    scc_release_all(x, 0);
+    scc_release_all(x, 0, hdrs);
     if (sbuf == rbuf) {
         scc_wait_readers(x, 0);
     }
@@ -286,7 +296,7 @@ int mca_coll_scc_allreduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char
                                 cnt * dtsize);
         }
     }
-    scc_release_all(x, 1);
+    scc_release_all(x, 1, hdrs);
     scc_xport_end(x);
     return rc;
 }
@@ -318,7 +328,7 @@ int mca_coll_scc_reduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char *r
     scc_xport_expose(x, 0, sbuf, count * dtsize, x->size - 1, NULL, 0);
     scc_wait_all(x, 0, hdrs);
     rc = scc_rs_cma(m, sbuf, first, cnt, seg, dtype, op, hdrs);
-    scc_release_all(x, 0);
+    scc_release_all(x, 0, hdrs);
     /* ... then the root gathers the segments */
     if (x->rank != root) {
         scc_xport_expose(x, 1, seg, cnt * dtsize, 1, NULL, 0);
@@ -356,7 +366,7 @@ int mca_coll_scc_reduce_scatter_block_flat(mca_coll_scc_module_t *m, const char 
         scc_xport_expose(x, 0, sbuf, total, n - 1, NULL, 0);
         scc_wait_all(x, 0, hdrs);
         rc = scc_rs_cma(m, sbuf, rcount * (size_t) me, rcount, rbuf, dtype, op, hdrs);
-        scc_release_all(x, 0);
+        scc_release_all(x, 0, hdrs);
         scc_xport_end(x);
         return rc;
     }
@@ -514,7 +524,7 @@ int mca_coll_scc_allgather_flat(mca_coll_scc_module_t *m, const char *sbuf, char
             int i = (me + j) % n;
             rc = scc_xport_read(x, i, hdrs[i], 0, rbuf + (size_t) i * bytes, bytes);
         }
-        scc_release_all(x, 0);
+        scc_release_all(x, 0, hdrs);
     } else {
         if (sbuf != rbuf + (size_t) me * bytes) {
             memcpy(rbuf + (size_t) me * bytes, sbuf, bytes);
@@ -564,15 +574,7 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
                 memcpy(dst, scc_xport_data(x, i, 0, hdrs[i]) + (size_t) me * bytes, bytes);
             }
         }
-        if (scc_single_copy(x, bytes)) {
-            scc_release_all(x, 0);
-        } else {
-            for (int i = 0; i < n; ++i) {
-                if (i != me) {
-                    scc_xport_release_later(x, i, 0);
-                }
-            }
-        }
+        scc_release_all(x, 0, hdrs);
     } else {
         /* piece k of my block for rank d: tag k * n + d.  Step j sends to me + j and
            receives from me - j, so no rank ever has more than one message unread by a
@@ -610,10 +612,13 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
     memcpy(rbuf + roff[me], sbuf + soff[me], sbytes[me]);
     scc_xport_begin(x);
     if (x->cma && (size_t) n * 2 * sizeof(uint64_t) <= x->slot_size) {
-        /* my send buffer in place, with each reader's (offset, length) beside it */
+        /* my send buffer in place, with each reader's (offset, length) beside it in my
+           slot; blocks below cma_min are copied into the slot after that table while
+           they fit (offset marked SCC_IN_SLOT), so small ones take no system call */
         scc_msg_hdr_t **hdrs = (scc_msg_hdr_t **) x->pv;
-        uint64_t *table = mca_coll_scc_scratch(m, 1, (size_t) n * 2 * sizeof(uint64_t));
-        size_t extent = 0;
+        const size_t tbytes = (size_t) n * 2 * sizeof(uint64_t);
+        uint64_t *table = mca_coll_scc_scratch(m, 1, x->slot_size);
+        size_t extent = 0, used = tbytes;
         if (NULL == table) {
             scc_xport_end(x);
             return OMPI_ERR_OUT_OF_RESOURCE;
@@ -621,22 +626,34 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
         for (int d = 0; d < n; ++d) {
             table[2 * d] = soff[d];
             table[2 * d + 1] = sbytes[d];
-            if (soff[d] + sbytes[d] > extent) {
+            if (d != me && sbytes[d] < x->cma_min && used + sbytes[d] <= x->slot_size) {
+                memcpy((char *) table + used, sbuf + soff[d], sbytes[d]);
+                table[2 * d] = SCC_IN_SLOT | used;
+                used += sbytes[d];
+            } else if (soff[d] + sbytes[d] > extent) {
                 extent = soff[d] + sbytes[d];
             }
         }
-        scc_xport_expose(x, 0, sbuf, extent, n - 1, table, (size_t) n * 2 * sizeof(uint64_t));
+        if (extent > 0) {
+            rc = scc_xport_expose(x, 0, sbuf, extent, n - 1, table, used);
+        } else {
+            /* all of it in the slot: no reader to wait for at the end */
+            rc = scc_xport_send(x, 0, table, used, n - 1, false, NULL);
+        }
         scc_wait_all(x, 0, hdrs);
         for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
             int i = (me + j) % n;
-            const uint64_t *t = (const uint64_t *) scc_slot_data(x, i, scc_slot_of(x, 0));
+            const char *data = scc_xport_data(x, i, 0, hdrs[i]);
+            const uint64_t *t = (const uint64_t *) data;
             if (t[2 * me + 1] != rbytes[i]) {
                 rc = MPI_ERR_TRUNCATE;
+            } else if (t[2 * me] & SCC_IN_SLOT) {
+                memcpy(rbuf + roff[i], data + (t[2 * me] & ~SCC_IN_SLOT), rbytes[i]);
             } else {
                 rc = scc_xport_read(x, i, hdrs[i], t[2 * me], rbuf + roff[i], rbytes[i]);
             }
         }
-        scc_release_all(x, 0);
+        scc_release_all(x, 0, hdrs);
     } else {
         /* pairwise rounds: in round r I send to me + r and receive from me - r, in
            pieces tagged (r << 20 | piece) */

@@ -223,6 +223,7 @@ static void scc_setup_trees(mca_coll_scc_module_t *m)
 
 bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
 {
+    char cma[40] = "off";
     int rc;
 
     /* topology and algorithm table (coll_scc_topo.c): one location exchange per
@@ -247,10 +248,13 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
                     m->size, opal_strerror(rc));
         return false;
     }
+    if (m->xp->cma && m->xp->cma_min < SIZE_MAX) {
+        snprintf(cma, sizeof(cma), "on from %zu bytes", m->xp->cma_min);
+    }
     SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: transport %s, %d slots of %zu bytes per "
                 "rank, single copy %s, %s while waiting", SCC_COMM_CID(comm),
                 SCC_COMM_NAME(comm), m->size, m->xp->desc, m->xp->nslots, m->xp->slot_size,
-                m->xp->cma ? "on" : "off", m->xp->yield ? "yield" : "spin");
+                cma, m->xp->yield ? "yield" : "spin");
     m->xp->bar_radix = mca_coll_scc_barrier_radix(m->size, mca_coll_scc_component.barrier_radix);
     /* the table: what the topology asks for, among what the transport can run */
     m->unavail = SCC_XPORT_PML == m->xp->kind ? SCC_ALGS_NEED_SHARED : 0;

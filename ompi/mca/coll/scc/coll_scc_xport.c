@@ -351,9 +351,10 @@ int mca_coll_scc_xport_register_params(void)
         "communicator), 0 never, 1 always (the communicator is declined if it does not work)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->cma);
-    cs->cma_min = 8192;
+    cs->cma_min = -1;
     (void) mca_base_component_var_register(c, "cma_min",
-        "Messages of at least this many bytes move single-copy when the algorithm allows it",
+        "Messages of at least this many bytes move single-copy when the algorithm allows it "
+        "(-1: 8192, or 32768 when the processes outnumber the cores; 0: never)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->cma_min);
     cs->cma_reduce_min = 65536;
@@ -486,11 +487,19 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
         return OMPI_ERR_NOT_AVAILABLE;
     }
     x->cma = cma;
-    x->cma_min = cs->cma_min > 0 ? (size_t) cs->cma_min : SIZE_MAX;
+    x->yield = SCC_YIELD_WHEN_IDLE();
+    if (cs->cma_min < 0) {
+        /* auto: oversubscribed, the sender of an exposed buffer waits for readers that
+           are often not running, and copies through the slots win up to 32 KB (README,
+           Tuning); every rank must take the same path */
+        bool over = cma && mca_coll_scc_agree(m, comm, x->yield);
+        x->cma_min = over ? SCC_CMA_MIN_OVERSUBSCRIBED : SCC_CMA_MIN;
+    } else {
+        x->cma_min = cs->cma_min > 0 ? (size_t) cs->cma_min : SIZE_MAX;
+    }
     x->cma_reduce_min = cs->cma_reduce_min > 0 ? (size_t) cs->cma_reduce_min : SIZE_MAX;
     x->pipe = cs->pipe_size >= SCC_LINE && (size_t) cs->pipe_size < x->slot_size
                   ? (size_t) cs->pipe_size : x->slot_size;
-    x->yield = SCC_YIELD_WHEN_IDLE();
     /* oversubscribed, the peer a process waits for is often not running: yield at once */
     x->spin = x->yield ? 1 : (cs->spin > 0 ? (unsigned) cs->spin : 1);
     m->xp = x;

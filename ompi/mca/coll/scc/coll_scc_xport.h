@@ -33,6 +33,8 @@ struct mca_coll_scc_module_t;
 
 #define SCC_LINE 64                 /* bytes between independently written words */
 #define SCC_INLINE_MAX 32           /* payload that travels inside the header line */
+#define SCC_CMA_MIN 8192            /* coll_scc_cma_min auto: single copy from here, */
+#define SCC_CMA_MIN_OVERSUBSCRIBED 32768 /* or from here when processes outnumber cores */
 #define SCC_BAR_LINES 8             /* barrier flags per rank (rounds of dissemination) */
 
 typedef enum {

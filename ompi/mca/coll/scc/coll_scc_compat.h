@@ -1,4 +1,5 @@
-/* coll_scc_compat.h: every difference between Open MPI 4.1 and 5.0 the component meets, in one place.
+/* coll_scc_compat.h: every difference between Open MPI 4.1 and 5.0 the component meets, in one
+ * place.
  *
  * The component builds from one source tree against Open MPI 4.1 (coll API
  * 2.0.0, module 2.3.0) and 5.0 (coll API 2.4.0).  Every difference between the

@@ -1,4 +1,5 @@
-/* coll_scc_exec.h: the executor that runs a schedule over a transport, and the buffers it works on. */
+/* coll_scc_exec.h: the executor that runs a schedule over a transport, and the buffers it
+ * works on. */
 #ifndef MCA_COLL_SCC_EXEC_H
 #define MCA_COLL_SCC_EXEC_H
 

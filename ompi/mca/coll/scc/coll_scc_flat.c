@@ -129,7 +129,8 @@ static int scc_reduce_slots(mca_coll_scc_module_t *m, const char *sbuf, char *ou
         size_t cnt = scc_min(per, count - first), off = first * dtsize;
         uint32_t tag = (uint32_t) c;
         if (root != me) {
-            rc = scc_xport_send(x, tag, sbuf + off, cnt * dtsize, root < 0 ? n - 1 : 1, false, NULL);
+            rc = scc_xport_send(x, tag, sbuf + off, cnt * dtsize, root < 0 ? n - 1 : 1, false,
+                                NULL);
         }
         if (!combine) {
             continue;
@@ -137,8 +138,9 @@ static int scc_reduce_slots(mca_coll_scc_module_t *m, const char *sbuf, char *ou
         for (int i = 0; i < n; ++i) {
             if (i == me) {
                 /* my own contribution: the copy I published (out may alias sbuf) */
-                x->pv[i] = root < 0 ? scc_xport_data(x, me, tag, scc_hdr(x, me, scc_slot_of(x, tag)))
-                                    : sbuf + off;
+                x->pv[i] = root < 0
+                               ? scc_xport_data(x, me, tag, scc_hdr(x, me, scc_slot_of(x, tag)))
+                               : sbuf + off;
             } else {
                 x->pv[i] = scc_xport_data(x, i, tag, scc_xport_wait(x, i, tag));
             }
@@ -385,7 +387,8 @@ int mca_coll_scc_reduce_scatter_block_flat(mca_coll_scc_module_t *m, const char 
         for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
             int b = (me + j) % n, i = (me - j + n) % n;
             rc = scc_xport_send(x, (uint32_t) (k * n + b),
-                                sbuf + ((size_t) b * rcount + first) * dtsize, cnt * dtsize, 1, false, NULL);
+                                sbuf + ((size_t) b * rcount + first) * dtsize, cnt * dtsize, 1,
+                                false, NULL);
             if (OMPI_SUCCESS == rc) {
                 rc = scc_xport_recv(x, i, tag, stage + (size_t) i * per * dtsize, cnt * dtsize);
             }
@@ -415,7 +418,8 @@ int mca_coll_scc_gather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *r
         if (scc_single_copy(x, bytes)) {
             rc = scc_xport_expose(x, 0, sbuf, bytes, 1, NULL, 0);
         } else {
-            for (size_t k = 0, off = 0; off < bytes && OMPI_SUCCESS == rc; ++k, off += x->slot_size) {
+            for (size_t k = 0, off = 0; off < bytes && OMPI_SUCCESS == rc;
+                 ++k, off += x->slot_size) {
                 rc = scc_xport_send(x, (uint32_t) k, sbuf + off,
                                     scc_min(x->slot_size, bytes - off), 1, false, NULL);
             }
@@ -436,7 +440,8 @@ int mca_coll_scc_gather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *r
             } else if (bytes <= x->slot_size) {
                 rc = scc_recv_single(x, i, 0, dst, bytes);
             } else {
-                for (size_t k = 0, off = 0; off < bytes && OMPI_SUCCESS == rc; ++k, off += x->slot_size) {
+                for (size_t k = 0, off = 0; off < bytes && OMPI_SUCCESS == rc;
+                     ++k, off += x->slot_size) {
                     rc = scc_xport_recv(x, i, (uint32_t) k, dst + off,
                                         scc_min(x->slot_size, bytes - off));
                 }
@@ -533,7 +538,8 @@ int mca_coll_scc_allgather_flat(mca_coll_scc_module_t *m, const char *sbuf, char
         size_t npieces = scc_npieces(x, bytes);
         for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
             size_t off = k * x->slot_size, len = scc_min(x->slot_size, bytes - off);
-            rc = scc_xport_send(x, (uint32_t) k, rbuf + (size_t) me * bytes + off, len, n - 1, false, NULL);
+            rc = scc_xport_send(x, (uint32_t) k, rbuf + (size_t) me * bytes + off, len, n - 1,
+                                false, NULL);
             for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
                 int i = (me + j) % n;
                 char *dst = rbuf + (size_t) i * bytes + off;

@@ -1,4 +1,5 @@
-/* coll_scc_mesh.c: the mesh model -- parsing mesh descriptions, placing ranks, grid and tile views, X-Y routes. */
+/* coll_scc_mesh.c: the mesh model -- parsing mesh descriptions, placing ranks, grid and tile
+ * views, X-Y routes. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>

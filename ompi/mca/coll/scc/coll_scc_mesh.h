@@ -1,4 +1,5 @@
-/* coll_scc_mesh.h: the mesh model -- positions, tiles, leaders, X-Y routes and the schedule views; pure C.
+/* coll_scc_mesh.h: the mesh model -- positions, tiles, leaders, X-Y routes and the schedule
+ * views; pure C.
  *
  * No Open MPI include may appear here or in coll_scc_mesh.c: the unit tests and
  * the mesh simulator compile this code alone.

@@ -1,4 +1,5 @@
-/* coll_scc_module.c: comm_query, enable (saving every collective's fallback), disable, setup, teardown. */
+/* coll_scc_module.c: comm_query, enable (saving every collective's fallback), disable, setup,
+ * teardown. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,5 @@
-/* coll_scc_probe.c: the platform probe -- the SCC core id from a parameter, a file, or the tile id register. */
+/* coll_scc_probe.c: the platform probe -- the SCC core id from a parameter, a file, or the
+ * tile id register. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>

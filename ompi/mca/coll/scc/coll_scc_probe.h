@@ -1,4 +1,5 @@
-/* coll_scc_probe.h: the platform probe -- is this process on an SCC core, and which; POSIX only, no Open MPI include.
+/* coll_scc_probe.h: the platform probe -- is this process on an SCC core, and which; POSIX
+ * only, no Open MPI include.
  *
  * The probe must be honest: on anything but an SCC it answers "not an SCC".
  * Tests and users can tell it the answer instead (coll_scc_scc_coreid).

@@ -1,4 +1,5 @@
-/* coll_scc_select.c: names of collectives and algorithms, which algorithm can serve which collective, and the per-communicator selection table. */
+/* coll_scc_select.c: names of collectives and algorithms, which algorithm can serve which
+ * collective, and the per-communicator selection table. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,5 @@
-/* coll_scc_topo.c: each process's location (hwloc, SCC probe), its exchange, and a communicator's placement. */
+/* coll_scc_topo.c: each process's location (hwloc, SCC probe), its exchange, and a
+ * communicator's placement. */
 #include "coll_scc.h"
 
 #include <errno.h>
@@ -456,7 +457,8 @@ static int exchange(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, 
 
 /* ---------------------------------------------------------------- placements */
 
-/* Shows a per-communicator help message once per process and topic, from the communicator's rank 0. */
+/* Shows a per-communicator help message once per process and topic, from the communicator's
+ * rank 0. */
 static bool shown_once(int comm_rank, unsigned bit)
 {
     static unsigned shown;

@@ -1,4 +1,5 @@
-/* coll_scc_topo.h: where the processes of a communicator sit -- hwloc, the SCC chip, a mesh the user describes. */
+/* coll_scc_topo.h: where the processes of a communicator sit -- hwloc, the SCC chip, a mesh
+ * the user describes. */
 #ifndef MCA_COLL_SCC_TOPO_H
 #define MCA_COLL_SCC_TOPO_H
 

@@ -1,4 +1,5 @@
-/* coll_scc_xport_shm.c: shared-memory segments private to the job, and the generic shm transport on them. */
+/* coll_scc_xport_shm.c: shared-memory segments private to the job, and the generic shm
+ * transport on them. */
 #include "coll_scc.h"
 #include "coll_scc_xport.h"
 #include "coll_scc_sched.h"

@@ -6,7 +6,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 t0=$(date +%s)
 "$top/scripts/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
 t1=$(date +%s)
-cd "$top/build"
+cd "$top/build" || { echo "0 passed, 1 failed"; exit 1; }
 make check "$@" > make-check.out 2>&1
 rc=$?
 t2=$(date +%s)

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # bench_lib.sh: shared helpers of the benchmark drivers (sourced by compare.sh, suite.sh,
 # sweep.sh): where things are, how each component is selected and how to check that it was,
 # running the launches alternately, and turning their output into CSV.
@@ -9,6 +10,30 @@
 # shellcheck disable=SC2034
 BL_CSV_HEADER="component,np,collective,bytes,median_us,min_us,max_us,iterations,root,spread_pct,runs,status"
 BL_ALL_COLLS="bcast,barrier,reduce,allreduce,alltoall,alltoallv,gather,scatter,allgather,reduce_scatter_block"
+
+# bl_opt OPT ARG: the options compare.sh, sweep.sh and suite.sh share; sets out, nps, colls,
+# sizes, roots, runs, budget, iters, build, verify and the BL_ settings of the caller.
+# Returns 1 for an option that is not one of them.
+bl_opt() {
+    case $1 in
+    o) out=$2 ;;
+    n) nps=$2 ;;
+    C) colls=$2 ;;
+    m) sizes="-m $2" ;;
+    s) sizes="-s $2" ;;
+    R) roots=$2 ;;
+    r) runs=$2 ;;
+    t) budget=$2 ;;
+    i) iters=$2 ;;
+    b) build=$2 ;;
+    x) BL_MPIRUN_ARGS=$2 ;;
+    B) BL_BIND=$2 ;;
+    T) BL_TIMEOUT=$2 ;;
+    V) verify=0 ;;
+    h) usage; exit 0 ;;
+    *) return 1 ;;
+    esac
+}
 
 bl_die() {
     echo "${BL_PROG:-bench}: $*" >&2

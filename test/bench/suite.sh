@@ -35,21 +35,10 @@ out="" nps="2 4 8" comps="scc tuned sm han" colls=$BL_ALL_COLLS range="" runs=3 
 build="" verify=1 scc_extra=""
 while getopts "o:n:c:C:m:r:i:b:x:X:B:T:Vh" opt; do
     case $opt in
-    o) out=$OPTARG ;;
-    n) nps=$OPTARG ;;
     c) comps=$OPTARG ;;
-    C) colls=$OPTARG ;;
     m) range=$OPTARG ;;
-    r) runs=$OPTARG ;;
-    i) iters=$OPTARG ;;
-    b) build=$OPTARG ;;
-    x) BL_MPIRUN_ARGS=$OPTARG ;;
     X) scc_extra=$OPTARG ;;
-    B) BL_BIND=$OPTARG ;;
-    T) BL_TIMEOUT=$OPTARG ;;
-    V) verify=0 ;;
-    h) usage; exit 0 ;;
-    *) usage >&2; exit 2 ;;
+    *) bl_opt "$opt" "${OPTARG:-}" || { usage >&2; exit 2; } ;;
     esac
 done
 shift $((OPTIND - 1))

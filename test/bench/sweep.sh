@@ -31,24 +31,9 @@ out="" nps="2" comp=scc colls=$BL_ALL_COLLS sizes="" roots=0 runs=3 budget=0.2 i
 verify=1 tie=3
 while getopts "o:n:c:C:m:s:R:r:t:i:e:b:x:B:T:Vh" opt; do
     case $opt in
-    o) out=$OPTARG ;;
-    n) nps=$OPTARG ;;
     c) comp=$OPTARG ;;
-    C) colls=$OPTARG ;;
-    m) sizes="-m $OPTARG" ;;
-    s) sizes="-s $OPTARG" ;;
-    R) roots=$OPTARG ;;
-    r) runs=$OPTARG ;;
-    t) budget=$OPTARG ;;
-    i) iters=$OPTARG ;;
     e) tie=$OPTARG ;;
-    b) build=$OPTARG ;;
-    x) BL_MPIRUN_ARGS=$OPTARG ;;
-    B) BL_BIND=$OPTARG ;;
-    T) BL_TIMEOUT=$OPTARG ;;
-    V) verify=0 ;;
-    h) usage; exit 0 ;;
-    *) usage >&2; exit 2 ;;
+    *) bl_opt "$opt" "${OPTARG:-}" || { usage >&2; exit 2; } ;;
     esac
 done
 shift $((OPTIND - 1))

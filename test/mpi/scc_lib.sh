@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # scc_lib.sh: helpers for the MPI test scripts (sourced): run mpirun on the
 # component of the build tree, check from its verbose output that it served
 # the communicators, and report TAP results.

@@ -81,7 +81,7 @@ for backing in memfd file; do
     victim=$(pgrep -f "$prog -n 100000000" | tail -n 1)
     [ -n "$victim" ] && kill -KILL $victim
     wait $runner
-    grep -q "transport shm" "$log" && [ -z "$(ls -A "$shmdir")" ] && ! ls /dev/shm | grep -q "^coll-scc-[0-9]"
+    grep -q "transport shm" "$log" && [ -z "$(ls -A "$shmdir")" ] && ! ls -d /dev/shm/coll-scc-[0-9]* > /dev/null 2>&1
     tap_check $? "killed ($backing): nothing of the segment remains after SIGKILL" "$log"
 done
 tap_done

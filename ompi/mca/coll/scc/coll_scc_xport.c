@@ -357,7 +357,7 @@ int mca_coll_scc_xport_register_params(void)
         "(-1: 8192, or 32768 when the processes outnumber the cores; 0: never)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->cma_min);
-    cs->cma_reduce_min = 65536;
+    cs->cma_reduce_min = 32768;
     (void) mca_base_component_var_register(c, "cma_reduce_min",
         "The direct reductions (allreduce, reduce, reduce_scatter_block) of at least this many "
         "bytes reduce-scatter what they read single-copy; smaller ones go through the slots",

@@ -242,7 +242,7 @@ static int counts_for(const ttype *t, size_t *out, int max_bytes_mb)
     esz = (size_t) sz;
     size_t bytes[] = { 1, 31, 33, 64, slot_size - 1, slot_size, slot_size + 1, 2 * slot_size + 3,
                        cma_min - 1, cma_min, cma_min + 1, 1728 - 1, 1728 + 1, 8192 + 1,
-                       32768 - 1, 32768 + 1,
+                       32768 - 1, 32768 + 1, 131072 - 1, 131072 + 1,
                        (size_t) 1 << 20 };
     out[n++] = 0;
     for (size_t i = 0; i < sizeof(bytes) / sizeof(bytes[0]); ++i) {
@@ -774,7 +774,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     setup_types();
     slot_size = (size_t) cvar_read_int("coll_scc_shm_slot_size", 16384);
-    /* auto (-1): 8192, or 32768 oversubscribed, which the list has anyway */
+    /* auto (-1): 8192, or 131072 and 32768 oversubscribed, which the list has anyway */
     cma_min = (size_t) cvar_read_int("coll_scc_cma_min", 8192);
     if ((long) cma_min < 0) {
         cma_min = 8192;

@@ -560,11 +560,13 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
     size_t total = bytes * (size_t) n;
     int rc = OMPI_SUCCESS;
 
+    const bool single = x->cma && bytes >= x->cma_a2a_min;
+
     scc_xport_begin(x);
-    if (scc_single_copy(x, bytes) || total <= x->slot_size) {
+    if (single || total <= x->slot_size) {
         /* everyone publishes its whole send buffer; each reads its block from each */
         scc_msg_hdr_t **hdrs = (scc_msg_hdr_t **) x->pv;
-        if (scc_single_copy(x, bytes)) {
+        if (single) {
             rc = scc_xport_expose(x, 0, sbuf, total, n - 1, NULL, 0);
         } else {
             rc = scc_xport_send(x, 0, sbuf, total, n - 1, false, NULL);
@@ -619,7 +621,7 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
     scc_xport_begin(x);
     if (x->cma && (size_t) n * 2 * sizeof(uint64_t) <= x->slot_size) {
         /* my send buffer in place, with each reader's (offset, length) beside it in my
-           slot; blocks below cma_min are copied into the slot after that table while
+           slot; blocks below the single-copy size are copied into the slot after that table while
            they fit (offset marked SCC_IN_SLOT), so small ones take no system call */
         scc_msg_hdr_t **hdrs = (scc_msg_hdr_t **) x->pv;
         const size_t tbytes = (size_t) n * 2 * sizeof(uint64_t);
@@ -632,7 +634,7 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
         for (int d = 0; d < n; ++d) {
             table[2 * d] = soff[d];
             table[2 * d + 1] = sbytes[d];
-            if (d != me && sbytes[d] < x->cma_min && used + sbytes[d] <= x->slot_size) {
+            if (d != me && sbytes[d] < x->cma_a2a_min && used + sbytes[d] <= x->slot_size) {
                 memcpy((char *) table + used, sbuf + soff[d], sbytes[d]);
                 table[2 * d] = SCC_IN_SLOT | used;
                 used += sbytes[d];

@@ -224,7 +224,7 @@ static void scc_setup_trees(mca_coll_scc_module_t *m)
 
 bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
 {
-    char cma[40] = "off";
+    char cma[80] = "off";
     int rc;
 
     /* topology and algorithm table (coll_scc_topo.c): one location exchange per
@@ -250,7 +250,8 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
         return false;
     }
     if (m->xp->cma && m->xp->cma_min < SIZE_MAX) {
-        snprintf(cma, sizeof(cma), "on from %zu bytes", m->xp->cma_min);
+        snprintf(cma, sizeof(cma), "on from %zu bytes (all-to-all from %zu)", m->xp->cma_min,
+                 m->xp->cma_a2a_min);
     }
     SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: transport %s, %d slots of %zu bytes per "
                 "rank, single copy %s, %s while waiting", SCC_COMM_CID(comm),

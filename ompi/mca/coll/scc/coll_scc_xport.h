@@ -33,8 +33,9 @@ struct mca_coll_scc_module_t;
 
 #define SCC_LINE 64                 /* bytes between independently written words */
 #define SCC_INLINE_MAX 32           /* payload that travels inside the header line */
-#define SCC_CMA_MIN 8192            /* coll_scc_cma_min auto: single copy from here, */
-#define SCC_CMA_MIN_OVERSUBSCRIBED 32768 /* or from here when processes outnumber cores */
+#define SCC_CMA_MIN 8192            /* coll_scc_cma_min auto: single copy from here; */
+#define SCC_CMA_MIN_OVER 131072     /*   processes outnumber the cores: from here, */
+#define SCC_CMA_A2A_MIN_OVER 32768  /*   and from here in all-to-all exchanges */
 #define SCC_BAR_LINES 8             /* barrier flags per rank (rounds of dissemination) */
 
 typedef enum {
@@ -89,6 +90,7 @@ typedef struct scc_xport {
     pid_t *pids;                    /* CMA: each rank's pid */
     bool cma;                       /* process_vm_readv works between all members */
     size_t cma_min;                 /* messages from this size on go single-copy */
+    size_t cma_a2a_min;             /* the same, in alltoall(v) exchanges */
     size_t cma_reduce_min;          /* direct reductions: single copy from this size on */
     bool yield;                     /* oversubscribed: yield while waiting */
     unsigned spin;                  /* polls before progressing (and yielding) */

@@ -128,16 +128,27 @@ bl_mpirun() {
 }
 
 # bl_check_run LOG NP COMPONENT [mpirun args...] -- PROGRAM [ARGS...]
-# A launch whose verbose output is parsed: each process writes to its own files
-# (--output-filename), so lines of different processes cannot be cut into each other as they
-# can be on mpirun's merged output; LOG gets them process by process, LOG.err the console.
+# A launch whose verbose output is parsed: each process writes to its own files (a shell
+# redirects them by OMPI_COMM_WORLD_RANK; mpirun's own per-process output options differ
+# between 4.1 and 5.0, and 5.0.7's loses stdout), so lines of different processes cannot be
+# cut into each other as they can be on mpirun's merged output; LOG gets them process by
+# process, LOG.err the console.
 bl_check_run() {
-    local log=$1 np=$2 comp=$3 st
+    local log=$1 np=$2 comp=$3 st opts=()
     shift 3
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+        opts+=("$1")
+        shift
+    done
+    [ "${1:-}" = "--" ] && shift
     rm -rf "$log.d"
-    bl_mpirun "$log" "$np" "$comp" --output-filename "$log.d" "$@"
+    mkdir -p "$log.d" || bl_die "cannot make $log.d"
+    # shellcheck disable=SC2016
+    bl_mpirun "$log" "$np" "$comp" "${opts[@]}" -- /bin/sh -c \
+        'd=$1; r=${OMPI_COMM_WORLD_RANK:-x}; shift; exec "$@" > "$d/$r.out" 2> "$d/$r.err"' \
+        bl-rank "$log.d" "$@"
     st=$?
-    cat "$log.d"/*/rank.*/stdout "$log.d"/*/rank.*/stderr > "$log" 2> /dev/null
+    cat "$log.d"/*.out "$log.d"/*.err > "$log" 2> /dev/null
     return $st
 }
 

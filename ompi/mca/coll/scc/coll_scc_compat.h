@@ -41,6 +41,15 @@
  *                      name tags through the macros, never by number
  *   idle progress      scc_yield_when_idle() (also SCC_YIELD_WHEN_IDLE()), scc_yield()
  *                      opal_progress_yield_when_idle in both; sched_yield() | opal_thread_yield()
+ *   runtime up         scc_rte_ready(): false where no job runs (ompi_info opens components)
+ *                      ompi_rte_initialized | a valid job id (5.0 sets ompi_rte_initialized
+ *                      only after the frameworks are open)
+ *   hwloc topology     scc_ompi_topology(): opal_hwloc_topology in both, loaded on demand
+ *   modex              scc_modex_send(component, data, size), scc_modex_recv(component, proc,
+ *                      data, size): OPAL_MODEX_SEND/RECV in both, scope OPAL_PMIX_LOCAL |
+ *                      PMIX_LOCAL; opal/mca/pmix/pmix.h | pmix-internal.h.  Both series open
+ *                      the coll components before MPI_Init's modex fence, so data sent at
+ *                      component open reaches the local peers.
  *   libraries          configure's OMPI_LIBS: -lmpi -lopen-rte -lopen-pal | -lmpi -lopen-pal;
  *                      5.0's headers include pmix.h (configure's PMIX_CPPFLAGS) and, on Debian
  *                      13, headers only the source tree has (configure --with-ompi-source)
@@ -74,7 +83,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "opal/mca/hwloc/base/base.h"
 #include "opal/runtime/opal_progress.h"
+#include "opal/util/proc.h"
+#include "ompi/runtime/mpiruntime.h"
+#if OMPI_MAJOR_VERSION == 4
+#include "opal/mca/pmix/pmix.h"
+#else
+#include "opal/mca/pmix/pmix-internal.h"
+#endif
 #include "ompi/communicator/communicator.h"
 #include "ompi/mca/coll/coll.h"
 #include "ompi/mca/coll/base/coll_base_util.h"
@@ -227,6 +244,52 @@ static inline void scc_yield(void)
 #else
     opal_thread_yield();
 #endif
+}
+
+/* ---------------------------------------------------------------- runtime services */
+
+/* True in a process of an MPI job from component open on; false in ompi_info. */
+static inline bool scc_rte_ready(void)
+{
+#if SCC_OMPI_4
+    return ompi_rte_initialized;
+#else
+    return OPAL_JOBID_INVALID != opal_process_info.my_name.jobid;
+#endif
+}
+
+/* The hwloc topology Open MPI loaded (loading it if it has not yet), or NULL. */
+static inline hwloc_topology_t scc_ompi_topology(void)
+{
+    if (NULL == opal_hwloc_topology) {
+        (void) opal_hwloc_base_get_topology();
+    }
+    return opal_hwloc_topology;
+}
+
+/* Publishes data of `component` to the processes of this node (before the modex fence). */
+static inline int scc_modex_send(const mca_base_component_t *component, const void *data,
+                                 size_t size)
+{
+    int rc;
+#if SCC_OMPI_4
+    OPAL_MODEX_SEND(rc, OPAL_PMIX_LOCAL, component, data, size);
+#else
+    OPAL_MODEX_SEND(rc, PMIX_LOCAL, component, data, size);
+#endif
+    return rc;
+}
+
+/* Reads what `name` published for `component`; *data is malloc'ed (free it), NULL when
+ * absent. */
+static inline int scc_modex_recv(const mca_base_component_t *component,
+                                 const opal_process_name_t *name, void **data, size_t *size)
+{
+    int rc;
+    *data = NULL;
+    *size = 0;
+    OPAL_MODEX_RECV(rc, component, name, data, size);
+    return rc;
 }
 
 #endif /* MCA_COLL_SCC_COMPAT_H */

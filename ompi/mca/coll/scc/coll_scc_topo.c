@@ -15,61 +15,12 @@
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/mca/base/mca_base_var_enum.h"
 #include "opal/util/show_help.h"
-#if SCC_OMPI_4
-#include "opal/mca/hwloc/base/base.h"
-#include "opal/mca/pmix/pmix.h"
-#endif
 
 #include "coll_scc_probe.h"
 #include "coll_scc_topo.h"
 
 /* A map file larger than this is surely not a mesh map. */
 #define SCC_MAP_FILE_MAX (1 << 20)
-
-/* ---------------------------------------------------------------- Open MPI series
- * The three runtime services this file needs.  4.1: Open MPI's own hwloc
- * topology and its opal/pmix modex.  5.0 (not built here yet): no modex (every
- * communicator exchanges by allgather) and a topology of our own; these belong
- * in coll_scc_compat.h with 5.0 branches. */
-
-/* The hwloc topology Open MPI loaded, or NULL. */
-static hwloc_topology_t scc_ompi_topology(void)
-{
-#if SCC_OMPI_4
-    if (NULL == opal_hwloc_topology) {
-        (void) opal_hwloc_base_get_topology();
-    }
-    return opal_hwloc_topology;
-#else
-    return NULL;
-#endif
-}
-
-/* Publishes this process's data to its local peers (before the modex fence). */
-static int scc_modex_publish(const void *data, size_t size)
-{
-#if SCC_OMPI_4
-    int rc;
-    OPAL_MODEX_SEND(rc, OPAL_PMIX_LOCAL, &mca_coll_scc_component.super.collm_version, data, size);
-    return rc;
-#else
-    return OMPI_ERR_NOT_SUPPORTED;
-#endif
-}
-
-/* Reads what proc published; *data is malloc'ed (free it), NULL when absent. */
-static int scc_modex_lookup(ompi_proc_t *proc, void **data, size_t *size)
-{
-    int rc = OMPI_ERR_NOT_SUPPORTED;
-
-    *data = NULL;
-    *size = 0;
-#if SCC_OMPI_4
-    OPAL_MODEX_RECV(rc, &mca_coll_scc_component.super.collm_version, &proc->super.proc_name,
-                    data, size);
-#endif
-    return rc;
-}
 
 /* ---------------------------------------------------------------- parameters */
 
@@ -289,7 +240,7 @@ int mca_coll_scc_topo_open(void)
     int rc;
 
     /* ompi_info opens components too: no runtime, nothing to find or publish */
-    if (!ompi_rte_initialized) {
+    if (!scc_rte_ready()) {
         return OMPI_SUCCESS;
     }
     discover(my_loc);
@@ -299,7 +250,7 @@ int mca_coll_scc_topo_open(void)
                 (int) my_loc[SCC_LOC_PU], (int) my_loc[SCC_LOC_PACKAGE],
                 (int) my_loc[SCC_LOC_NUMA], (int) my_loc[SCC_LOC_CACHE], my_probe_how);
     /* component open comes before the modex fence of MPI_Init: local peers read it later */
-    rc = scc_modex_publish(my_loc, sizeof(my_loc));
+    rc = scc_modex_send(&mca_coll_scc_component.super.collm_version, my_loc, sizeof(my_loc));
     if (OMPI_SUCCESS != rc) {
         SCC_VERBOSE(2, "coll:scc: this process's location is not published (%d); "
                     "communicators will exchange locations by allgather", rc);
@@ -432,7 +383,8 @@ static int exchange(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, 
             int rc = OMPI_ERR_NOT_FOUND;
 
             if (NULL != proc) {
-                rc = scc_modex_lookup(proc, &data, &size);
+                rc = scc_modex_recv(&mca_coll_scc_component.super.collm_version,
+                                    &proc->super.proc_name, &data, &size);
             }
             if (OMPI_SUCCESS == rc && sizeof(my_loc) == size
                 && SCC_LOC_MAGIC_VALUE == ((int32_t *) data)[SCC_LOC_MAGIC]) {

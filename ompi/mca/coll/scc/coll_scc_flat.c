@@ -19,6 +19,14 @@ static inline bool scc_single_copy(const scc_xport_t *x, size_t bytes)
     return x->cma && bytes >= x->cma_min;
 }
 
+/* The same for exchanges of one block per peer (gather, scatter, alltoall(v)): nobody waits
+ * on the whole of one rank's message, so single copy pays from smaller blocks when the
+ * processes share cores (coll_scc_cma_min auto). */
+static inline bool scc_single_copy_blocks(const scc_xport_t *x, size_t bytes)
+{
+    return x->cma && bytes >= x->cma_a2a_min;
+}
+
 /* Reductions: from this many bytes on, the direct algorithms reduce-scatter what
  * they read single-copy; below, everyone's data through the slots. */
 static inline bool scc_single_copy_reduce(const scc_xport_t *x, size_t bytes)
@@ -407,6 +415,44 @@ int mca_coll_scc_reduce_scatter_block_flat(mca_coll_scc_module_t *m, const char 
 
 /* ------------------------------------------------------------ data movement */
 
+/* Takes message tag of every other rank as it arrives, so that a sender that has not run yet
+ * (oversubscribed) holds up nobody behind it: copies len bytes from offset off of rank i's
+ * message to dst + i * len, then acknowledges it (exposed buffers now, slots later). */
+static int scc_take_arrivals(scc_xport_t *x, uint32_t tag, size_t off, char *dst, size_t len)
+{
+    const char **done = x->pv;
+    int left = x->size - 1, rc = OMPI_SUCCESS;
+    unsigned spins = 0;
+
+    for (int i = 0; i < x->size; ++i) {
+        done[i] = i == x->rank ? dst : NULL;
+    }
+    while (left > 0 && OMPI_SUCCESS == rc) {
+        bool got = false;
+        for (int i = 0; i < x->size && OMPI_SUCCESS == rc; ++i) {
+            scc_msg_hdr_t *h;
+            char *to = dst + (size_t) i * len;
+            if (NULL != done[i] || NULL == (h = scc_xport_test(x, i, tag))) {
+                continue;
+            }
+            if (SCC_MSG_CMA == h->kind) {
+                rc = scc_xport_read(x, i, h, off, to, len);
+                scc_xport_release(x, i, tag);
+            } else {
+                memcpy(to, scc_xport_data(x, i, tag, h) + off, len);
+                scc_xport_release_later(x, i, tag);
+            }
+            done[i] = to;
+            left--;
+            got = true;
+        }
+        if (!got) {
+            scc_xport_idle(x, &spins);
+        }
+    }
+    return rc;
+}
+
 int mca_coll_scc_gather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
                              size_t bytes, int root)
 {
@@ -415,7 +461,7 @@ int mca_coll_scc_gather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *r
 
     scc_xport_begin(x);
     if (x->rank != root) {
-        if (scc_single_copy(x, bytes)) {
+        if (scc_single_copy_blocks(x, bytes)) {
             rc = scc_xport_expose(x, 0, sbuf, bytes, 1, NULL, 0);
         } else {
             for (size_t k = 0, off = 0; off < bytes && OMPI_SUCCESS == rc;
@@ -428,19 +474,12 @@ int mca_coll_scc_gather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *r
         if (NULL != sbuf && sbuf != rbuf + (size_t) root * bytes) {
             memcpy(rbuf + (size_t) root * bytes, sbuf, bytes);
         }
-        for (int i = 0; i < x->size && OMPI_SUCCESS == rc; ++i) {
-            char *dst = rbuf + (size_t) i * bytes;
-            if (i == root) {
-                continue;
-            }
-            if (scc_single_copy(x, bytes)) {
-                scc_msg_hdr_t *h = scc_xport_wait(x, i, 0);
-                rc = scc_xport_read(x, i, h, 0, dst, bytes);
-                scc_xport_release(x, i, 0);
-            } else if (bytes <= x->slot_size) {
-                rc = scc_recv_single(x, i, 0, dst, bytes);
-            } else {
-                for (size_t k = 0, off = 0; off < bytes && OMPI_SUCCESS == rc;
+        if (scc_single_copy_blocks(x, bytes) || bytes <= x->slot_size) {
+            rc = scc_take_arrivals(x, 0, 0, rbuf, bytes);
+        } else {
+            for (int i = 0; i < x->size && OMPI_SUCCESS == rc; ++i) {
+                char *dst = rbuf + (size_t) i * bytes;
+                for (size_t k = 0, off = 0; i != root && off < bytes && OMPI_SUCCESS == rc;
                      ++k, off += x->slot_size) {
                     rc = scc_xport_recv(x, i, (uint32_t) k, dst + off,
                                         scc_min(x->slot_size, bytes - off));
@@ -461,11 +500,12 @@ int mca_coll_scc_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf, char *
     int rc = OMPI_SUCCESS;
 
     scc_xport_begin(x);
-    if (scc_single_copy(x, bytes) || total <= x->slot_size) {
+    if (scc_single_copy_blocks(x, bytes) || total <= x->slot_size) {
         /* one message holds everything: each reads its part */
         if (x->rank == root) {
-            rc = scc_single_copy(x, bytes) ? scc_xport_expose(x, 0, sbuf, total, n - 1, NULL, 0)
-                                           : scc_xport_send(x, 0, sbuf, total, n - 1, false, NULL);
+            rc = scc_single_copy_blocks(x, bytes)
+                     ? scc_xport_expose(x, 0, sbuf, total, n - 1, NULL, 0)
+                     : scc_xport_send(x, 0, sbuf, total, n - 1, false, NULL);
             if (NULL != rbuf && rbuf != sbuf + (size_t) root * bytes) {
                 memcpy(rbuf, sbuf + (size_t) root * bytes, bytes);
             }
@@ -517,19 +557,13 @@ int mca_coll_scc_allgather_flat(mca_coll_scc_module_t *m, const char *sbuf, char
 
     scc_xport_begin(x);
     if (scc_single_copy(x, bytes)) {
-        scc_msg_hdr_t **hdrs = (scc_msg_hdr_t **) x->pv;
         /* readers read my block from the caller's send buffer (stable for the call) and
            my own copy into rbuf overlaps their reads */
         scc_xport_expose(x, 0, sbuf, bytes, n - 1, NULL, 0);
         if (sbuf != rbuf + (size_t) me * bytes) {
             memcpy(rbuf + (size_t) me * bytes, sbuf, bytes);
         }
-        scc_wait_all(x, 0, hdrs);
-        for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
-            int i = (me + j) % n;
-            rc = scc_xport_read(x, i, hdrs[i], 0, rbuf + (size_t) i * bytes, bytes);
-        }
-        scc_release_all(x, 0, hdrs);
+        rc = scc_take_arrivals(x, 0, 0, rbuf, bytes);
     } else {
         if (sbuf != rbuf + (size_t) me * bytes) {
             memcpy(rbuf + (size_t) me * bytes, sbuf, bytes);
@@ -560,29 +594,20 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
     size_t total = bytes * (size_t) n;
     int rc = OMPI_SUCCESS;
 
-    const bool single = x->cma && bytes >= x->cma_a2a_min;
+    const bool single = scc_single_copy_blocks(x, bytes);
 
     scc_xport_begin(x);
     if (single || total <= x->slot_size) {
         /* everyone publishes its whole send buffer; each reads its block from each */
-        scc_msg_hdr_t **hdrs = (scc_msg_hdr_t **) x->pv;
         if (single) {
             rc = scc_xport_expose(x, 0, sbuf, total, n - 1, NULL, 0);
         } else {
             rc = scc_xport_send(x, 0, sbuf, total, n - 1, false, NULL);
         }
         memcpy(rbuf + (size_t) me * bytes, sbuf + (size_t) me * bytes, bytes);
-        scc_wait_all(x, 0, hdrs);
-        for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
-            int i = (me + j) % n;
-            char *dst = rbuf + (size_t) i * bytes;
-            if (SCC_MSG_CMA == hdrs[i]->kind) {
-                rc = scc_xport_read(x, i, hdrs[i], (size_t) me * bytes, dst, bytes);
-            } else {
-                memcpy(dst, scc_xport_data(x, i, 0, hdrs[i]) + (size_t) me * bytes, bytes);
-            }
+        if (OMPI_SUCCESS == rc) {
+            rc = scc_take_arrivals(x, 0, (size_t) me * bytes, rbuf, bytes);
         }
-        scc_release_all(x, 0, hdrs);
     } else {
         /* piece k of my block for rank d: tag k * n + d.  Step j sends to me + j and
            receives from me - j, so no rank ever has more than one message unread by a

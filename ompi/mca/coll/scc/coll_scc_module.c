@@ -250,7 +250,7 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
         return false;
     }
     if (m->xp->cma && m->xp->cma_min < SIZE_MAX) {
-        snprintf(cma, sizeof(cma), "on from %zu bytes (all-to-all from %zu)", m->xp->cma_min,
+        snprintf(cma, sizeof(cma), "on from %zu bytes (blocks per peer from %zu)", m->xp->cma_min,
                  m->xp->cma_a2a_min);
     }
     SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: transport %s, %d slots of %zu bytes per "

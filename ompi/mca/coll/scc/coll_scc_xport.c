@@ -354,8 +354,8 @@ int mca_coll_scc_xport_register_params(void)
     cs->cma_min = -1;
     (void) mca_base_component_var_register(c, "cma_min",
         "Messages of at least this many bytes move single-copy when the algorithm allows it "
-        "(-1: 8192; when the processes outnumber the cores 131072, and 32768 in alltoall and "
-        "alltoallv; 0: never)",
+        "(-1: 8192; when the processes outnumber the cores 131072, and 32768 for blocks per "
+        "peer: gather, scatter, alltoall, alltoallv; 0: never)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->cma_min);
     cs->cma_reduce_min = 32768;
@@ -492,8 +492,9 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
     if (cs->cma_min < 0) {
         /* auto: oversubscribed, a root that exposes its buffer waits for readers that
            are often not running, while copies through the slots let it go on: those win
-           up to 128 KB; in an all-to-all everyone waits for everyone anyway, and single
-           copy wins from 32 KB (README, Tuning).  Every rank must take the same path. */
+           up to 128 KB; where each peer moves its own block (gather, scatter, alltoall)
+           nobody waits on one whole message, and single copy wins from 32 KB (README,
+           Tuning).  Every rank must take the same path. */
         bool over = cma && mca_coll_scc_agree(m, comm, x->yield);
         x->cma_min = over ? SCC_CMA_MIN_OVER : SCC_CMA_MIN;
         x->cma_a2a_min = over ? SCC_CMA_A2A_MIN_OVER : SCC_CMA_MIN;

@@ -35,7 +35,7 @@ struct mca_coll_scc_module_t;
 #define SCC_INLINE_MAX 32           /* payload that travels inside the header line */
 #define SCC_CMA_MIN 8192            /* coll_scc_cma_min auto: single copy from here; */
 #define SCC_CMA_MIN_OVER 131072     /*   processes outnumber the cores: from here, */
-#define SCC_CMA_A2A_MIN_OVER 32768  /*   and from here in all-to-all exchanges */
+#define SCC_CMA_A2A_MIN_OVER 32768  /*   and from here for blocks per peer */
 #define SCC_BAR_LINES 8             /* barrier flags per rank (rounds of dissemination) */
 
 typedef enum {
@@ -90,7 +90,7 @@ typedef struct scc_xport {
     pid_t *pids;                    /* CMA: each rank's pid */
     bool cma;                       /* process_vm_readv works between all members */
     size_t cma_min;                 /* messages from this size on go single-copy */
-    size_t cma_a2a_min;             /* the same, in alltoall(v) exchanges */
+    size_t cma_a2a_min;             /* the same, per-peer blocks: gather, scatter, alltoall(v) */
     size_t cma_reduce_min;          /* direct reductions: single copy from this size on */
     bool yield;                     /* oversubscribed: yield while waiting */
     unsigned spin;                  /* polls before progressing (and yielding) */
@@ -269,6 +269,22 @@ static inline scc_msg_hdr_t *scc_xport_wait(scc_xport_t *x, int peer, uint32_t t
     scc_msg_hdr_t *h = scc_hdr(x, peer, scc_slot_of(x, tag));
     scc_wait_eq(x, &h->id, scc_msg_id(x, tag));
     return h;
+}
+
+/* Message tag of peer if it has arrived, else NULL: never waits. */
+static inline scc_msg_hdr_t *scc_xport_test(const scc_xport_t *x, int peer, uint32_t tag)
+{
+    scc_msg_hdr_t *h = scc_hdr(x, peer, scc_slot_of(x, tag));
+    return scc_load(x, &h->id) == scc_msg_id(x, tag) ? h : NULL;
+}
+
+/* One idle turn of a loop that polls several peers (settling owed acks first). */
+static inline void scc_xport_idle(scc_xport_t *x, unsigned *spins)
+{
+    if (x->nlater > 0) {
+        scc_xport_flush_later(x, false);
+    }
+    scc_pause(x, spins);
 }
 
 /* Counts me as a reader of the message in peer's slot: after this the sender may reuse it. */

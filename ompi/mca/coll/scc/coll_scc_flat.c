@@ -380,6 +380,25 @@ int mca_coll_scc_reduce_scatter_block_flat(mca_coll_scc_module_t *m, const char 
         scc_xport_end(x);
         return rc;
     }
+    if (total <= x->slot_size) {
+        /* one message each: everyone publishes its whole input and combines its own block
+           of all of them, as small allreduces do */
+        size_t off = (size_t) me * rcount * dtsize;
+        rc = scc_xport_send(x, 0, sbuf, total, n - 1, false, NULL);
+        for (int i = 0; i < n && OMPI_SUCCESS == rc; ++i) {
+            x->pv[i] = (i == me ? sbuf : scc_xport_data(x, i, 0, scc_xport_wait(x, i, 0))) + off;
+        }
+        if (OMPI_SUCCESS == rc) {
+            scc_combine(op, x->pv, n, rbuf, rcount, dtype);
+            for (int i = 0; i < n; ++i) {
+                if (i != me) {
+                    scc_xport_release_later(x, i, 0);  /* their only message of the call */
+                }
+            }
+        }
+        scc_xport_end(x);
+        return rc;
+    }
     /* through slots: rank b combines block b; piece k of block b travels under tag
        k * n + b in pairwise steps (send to me + j, receive from me - j) into a staging
        copy, released at once, then combined in the fixed order */

@@ -434,40 +434,78 @@ int mca_coll_scc_reduce_scatter_block_flat(mca_coll_scc_module_t *m, const char 
 
 /* ------------------------------------------------------------ data movement */
 
-/* Takes message tag of every other rank as it arrives, so that a sender that has not run yet
- * (oversubscribed) holds up nobody behind it: copies len bytes from offset off of rank i's
- * message to dst + i * len, then acknowledges it (exposed buffers now, slots later). */
-static int scc_take_arrivals(scc_xport_t *x, uint32_t tag, size_t off, char *dst, size_t len)
+/* Messages tag of every other rank, taken in the order they arrive, so that a sender that
+ * has not run yet (oversubscribed) holds up nobody behind it.  hdrs[i]: rank i's header once
+ * taken (x->pv); the scan goes on after the last one found, so a call in which all have
+ * arrived costs one pass. */
+typedef struct scc_arrivals {
+    scc_msg_hdr_t **hdrs;
+    uint32_t tag;
+    int left, next;
+} scc_arrivals_t;
+
+static void scc_arrivals_init(scc_arrivals_t *a, scc_xport_t *x, uint32_t tag)
 {
-    const char **done = x->pv;
-    int left = x->size - 1, rc = OMPI_SUCCESS;
+    a->hdrs = (scc_msg_hdr_t **) x->pv;
+    a->tag = tag;
+    a->left = x->size - 1;
+    a->next = (x->rank + 1) % x->size;
+    for (int i = 0; i < x->size; ++i) {
+        a->hdrs[i] = NULL;
+    }
+}
+
+/* The next rank whose message has arrived (waiting for one), or -1 when all are taken. */
+static int scc_arrivals_next(scc_xport_t *x, scc_arrivals_t *a)
+{
     unsigned spins = 0;
 
-    for (int i = 0; i < x->size; ++i) {
-        done[i] = i == x->rank ? dst : NULL;
+    if (0 == a->left) {
+        return -1;
     }
-    while (left > 0 && OMPI_SUCCESS == rc) {
-        bool got = false;
-        for (int i = 0; i < x->size && OMPI_SUCCESS == rc; ++i) {
-            scc_msg_hdr_t *h;
-            char *to = dst + (size_t) i * len;
-            if (NULL != done[i] || NULL == (h = scc_xport_test(x, i, tag))) {
-                continue;
+    for (;;) {
+        for (int k = 0; k < x->size; ++k) {
+            int i = (a->next + k) % x->size;
+            if (i != x->rank && NULL == a->hdrs[i]
+                && NULL != (a->hdrs[i] = scc_xport_test(x, i, a->tag))) {
+                a->next = (i + 1) % x->size;
+                a->left--;
+                return i;
             }
-            if (SCC_MSG_CMA == h->kind) {
-                rc = scc_xport_read(x, i, h, off, to, len);
-                scc_xport_release(x, i, tag);
-            } else {
-                memcpy(to, scc_xport_data(x, i, tag, h) + off, len);
-                scc_xport_release_later(x, i, tag);
-            }
-            done[i] = to;
-            left--;
-            got = true;
         }
-        if (!got) {
-            scc_xport_idle(x, &spins);
+        scc_xport_idle(x, &spins);
+    }
+}
+
+/* Done with rank i's message of this call: exposed buffers are acknowledged now (their
+ * sender waits), slot copies at my next wait. */
+static void scc_arrival_release(scc_xport_t *x, const scc_arrivals_t *a, int i)
+{
+    if (SCC_MSG_CMA == a->hdrs[i]->kind) {
+        scc_xport_release(x, i, a->tag);
+    } else {
+        scc_xport_release_later(x, i, a->tag);
+    }
+}
+
+/* Copies len bytes from offset off of each rank i's message to dst + i * len, as they
+ * arrive. */
+static int scc_take_arrivals(scc_xport_t *x, uint32_t tag, size_t off, char *dst, size_t len)
+{
+    scc_arrivals_t a;
+    int i, rc = OMPI_SUCCESS;
+
+    scc_arrivals_init(&a, x, tag);
+    while ((i = scc_arrivals_next(x, &a)) >= 0) {
+        char *to = dst + (size_t) i * len;
+        if (OMPI_SUCCESS != rc) {
+            /* still acknowledge, so that no sender waits forever */
+        } else if (SCC_MSG_CMA == a.hdrs[i]->kind) {
+            rc = scc_xport_read(x, i, a.hdrs[i], off, to, len);
+        } else {
+            memcpy(to, scc_xport_data(x, i, tag, a.hdrs[i]) + off, len);
         }
+        scc_arrival_release(x, &a, i);
     }
     return rc;
 }
@@ -667,7 +705,6 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
         /* my send buffer in place, with each reader's (offset, length) beside it in my
            slot; blocks below the single-copy size are copied into the slot after that table while
            they fit (offset marked SCC_IN_SLOT), so small ones take no system call */
-        scc_msg_hdr_t **hdrs = (scc_msg_hdr_t **) x->pv;
         const size_t tbytes = (size_t) n * 2 * sizeof(uint64_t);
         uint64_t *table = mca_coll_scc_scratch(m, 1, x->slot_size);
         size_t extent = 0, used = tbytes;
@@ -692,20 +729,23 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
             /* all of it in the slot: no reader to wait for at the end */
             rc = scc_xport_send(x, 0, table, used, n - 1, false, NULL);
         }
-        scc_wait_all(x, 0, hdrs);
-        for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
-            int i = (me + j) % n;
-            const char *data = scc_xport_data(x, i, 0, hdrs[i]);
+        scc_arrivals_t a;
+        int i;
+        scc_arrivals_init(&a, x, 0);
+        while ((i = scc_arrivals_next(x, &a)) >= 0) {
+            const char *data = scc_xport_data(x, i, 0, a.hdrs[i]);
             const uint64_t *t = (const uint64_t *) data;
-            if (t[2 * me + 1] != rbytes[i]) {
+            if (OMPI_SUCCESS != rc) {
+                /* acknowledge the rest all the same */
+            } else if (t[2 * me + 1] != rbytes[i]) {
                 rc = MPI_ERR_TRUNCATE;
             } else if (t[2 * me] & SCC_IN_SLOT) {
                 memcpy(rbuf + roff[i], data + (t[2 * me] & ~SCC_IN_SLOT), rbytes[i]);
             } else {
-                rc = scc_xport_read(x, i, hdrs[i], t[2 * me], rbuf + roff[i], rbytes[i]);
+                rc = scc_xport_read(x, i, a.hdrs[i], t[2 * me], rbuf + roff[i], rbytes[i]);
             }
+            scc_arrival_release(x, &a, i);
         }
-        scc_release_all(x, 0, hdrs);
     } else {
         /* pairwise rounds: in round r I send to me + r and receive from me - r, in
            pieces tagged (r << 20 | piece) */

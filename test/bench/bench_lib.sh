@@ -40,6 +40,21 @@ bl_die() {
     exit 2
 }
 
+# bl_bytes SIZE: a size in bytes, with an optional K, M or G suffix (powers of 1024), as
+# plain digits; dies on anything else.
+bl_bytes() {
+    local v=$1 mult=1
+    case $v in
+    *[kK]) mult=1024 v=${v%?} ;;
+    *[mM]) mult=1048576 v=${v%?} ;;
+    *[gG]) mult=1073741824 v=${v%?} ;;
+    esac
+    case $v in
+    '' | *[!0-9]*) bl_die "not a size in bytes: '$1' (digits, optionally followed by K, M or G)" ;;
+    esac
+    echo $((v * mult))
+}
+
 bl_note() {
     echo "${BL_PROG:-bench}: $*" >&2
 }

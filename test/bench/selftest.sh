@@ -26,6 +26,10 @@ check() {
 }
 
 # ---------------------------------------------------------------- parsers
+check "sizes: K, M, G suffixes to bytes (what suite.sh hands OSU and IMB); others refused" \
+    "4 65536 1048576 2147483648 refused" \
+    "$(bl_bytes 4) $(bl_bytes 64K) $(bl_bytes 1M) $(bl_bytes 2G) $( (bl_bytes 1.5M) 2> /dev/null || echo refused)"
+
 check "OSU -f output: size, average, min, max, iterations; root 0" \
 "scc,2,bcast,4,0.50,0.20,0.80,1000,0,-,1,ok
 scc,2,bcast,8,0.52,0.21,0.83,1000,0,-,1,ok

@@ -19,7 +19,7 @@ usage: test/bench/suite.sh [options] PATH [-- suite options]
   -n LIST    process counts (default "2 4 8")
   -c LIST    components (default "scc tuned sm han")
   -C LIST    collectives, comma-separated (default: all ten; the suite may lack some)
-  -m MIN:MAX message sizes in bytes (default: the suite's own range)
+  -m MIN:MAX message sizes in bytes, K/M/G allowed (default: the suite's own range)
   -r N       runs per (component, process count) (default 3)
   -i N       iterations per size (OSU -i N -x N/5, IMB -iter N; default: the suite's own)
   -b, -x, -X, -B, -T, -V   as in compare.sh
@@ -94,13 +94,16 @@ for coll in ${colls//,/ }; do
 done
 [ ${#todo[@]} -gt 0 ] || bl_die "nothing to run"
 sopts=()
+if [ -n "$range" ]; then
+    # the suites take plain byte counts: 64K is 65536 here as in compare.sh
+    lo=$(bl_bytes "${range%%:*}") && hi=$(bl_bytes "${range##*:}") || exit 1
+fi
 if [ $kind = osu ]; then
     sopts+=(-f)
-    [ -n "$range" ] && sopts+=(-m "$range")
+    [ -n "$range" ] && sopts+=(-m "$lo:$hi")
     [ -n "$iters" ] && sopts+=(-i "$iters" -x "$((iters / 5 > 0 ? iters / 5 : 1))")
 else
     if [ -n "$range" ]; then
-        lo=${range%%:*} hi=${range##*:}
         log2() { awk -v v="$1" 'BEGIN { n = 0; while (2 ^ (n + 1) <= v) n++; print n }'; }
         sopts+=(-msglog "$(log2 "$lo"):$(log2 "$hi")")
     fi

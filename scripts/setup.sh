@@ -1,6 +1,7 @@
 #!/bin/sh
 # setup.sh: install what coll/scc needs (Debian 12 or 13 packages), then build it in ./build.
 # Safe to run again: it installs only what is missing and rebuilds only what changed.
+#   scripts/setup.sh [--packages]
 # Where the installed Open MPI lacks headers a component needs (Debian 13's 5.0.7), it
 # fetches that version's source into build/ompi-source (scripts/ompi-source.sh) and
 # configures with it; SCC_OMPI_SOURCE=DIR names a source tree to use instead.
@@ -9,6 +10,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 pkgs="libopenmpi-dev openmpi-bin libhwloc-dev libpmix-dev autoconf automake libtool pkg-config make gcc gnuplot-nox procps"
+# --packages: print the Debian packages it needs and stop (.ci/run installs them up front)
+if [ "${1:-}" = "--packages" ]; then
+    echo "$pkgs"
+    exit 0
+fi
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -57,11 +57,6 @@ int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_e
 
 /* ------------------------------------------------------------ pair lists */
 
-static inline size_t scc_pair_size(const scc_exec_pairs_t *b, uint32_t pair)
-{
-    return NULL != b->sizes ? (size_t) b->sizes[pair] : b->bytes;
-}
-
 /* Where pair list entry i lives at this rank. */
 static inline char *scc_pair_at(const scc_plan_t *p, const scc_exec_pairs_t *b, long i)
 {

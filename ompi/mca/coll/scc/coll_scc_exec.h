@@ -51,6 +51,12 @@ typedef struct scc_exec_pairs {
     int n;
 } scc_exec_pairs_t;
 
+/* Bytes of pair `pair` (s * n + d). */
+static inline size_t scc_pair_size(const scc_exec_pairs_t *b, uint32_t pair)
+{
+    return NULL != b->sizes ? (size_t) b->sizes[pair] : b->bytes;
+}
+
 /* Runs this rank's schedule s over the module's transport; tags are offset by
  * tagbase (a call that runs several schedules keeps them apart). */
 int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_exec_buf_t *b,

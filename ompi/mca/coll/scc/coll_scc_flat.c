@@ -248,18 +248,12 @@ static void scc_wait_all(scc_xport_t *x, uint32_t tag, scc_msg_hdr_t **hdrs)
     }
 }
 
-/* Done with every peer's message tag: a sender waits for the readers of what it
- * exposed in place, so those are acknowledged now; slot copies can wait (deferred). */
+/* Done with every peer's message tag (scc_xport_release_read). */
 static void scc_release_all(scc_xport_t *x, uint32_t tag, scc_msg_hdr_t **hdrs)
 {
     for (int i = 0; i < x->size; ++i) {
-        if (i == x->rank) {
-            continue;
-        }
-        if (SCC_MSG_CMA == hdrs[i]->kind) {
-            scc_xport_release(x, i, tag);
-        } else {
-            scc_xport_release_later(x, i, tag);
+        if (i != x->rank) {
+            scc_xport_release_read(x, i, tag, hdrs[i]);
         }
     }
 }
@@ -477,17 +471,6 @@ static int scc_arrivals_next(scc_xport_t *x, scc_arrivals_t *a)
     }
 }
 
-/* Done with rank i's message of this call: exposed buffers are acknowledged now (their
- * sender waits), slot copies at my next wait. */
-static void scc_arrival_release(scc_xport_t *x, const scc_arrivals_t *a, int i)
-{
-    if (SCC_MSG_CMA == a->hdrs[i]->kind) {
-        scc_xport_release(x, i, a->tag);
-    } else {
-        scc_xport_release_later(x, i, a->tag);
-    }
-}
-
 /* Copies len bytes from offset off of each rank i's message to dst + i * len, as they
  * arrive. */
 static int scc_take_arrivals(scc_xport_t *x, uint32_t tag, size_t off, char *dst, size_t len)
@@ -505,7 +488,7 @@ static int scc_take_arrivals(scc_xport_t *x, uint32_t tag, size_t off, char *dst
         } else {
             memcpy(to, scc_xport_data(x, i, tag, a.hdrs[i]) + off, len);
         }
-        scc_arrival_release(x, &a, i);
+        scc_xport_release_read(x, i, a.tag, a.hdrs[i]);
     }
     return rc;
 }
@@ -575,11 +558,7 @@ int mca_coll_scc_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf, char *
             } else {
                 memcpy(rbuf, scc_xport_data(x, root, 0, h) + (size_t) x->rank * bytes, bytes);
             }
-            if (SCC_MSG_CMA == h->kind) {
-                scc_xport_release(x, root, 0);
-            } else {
-                scc_xport_release_later(x, root, 0);
-            }
+            scc_xport_release_read(x, root, 0, h);
         }
     } else {
         /* piece k for rank d: tag k * n + d, sent piece-major */
@@ -744,7 +723,7 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
             } else {
                 rc = scc_xport_read(x, i, a.hdrs[i], t[2 * me], rbuf + roff[i], rbytes[i]);
             }
-            scc_arrival_release(x, &a, i);
+            scc_xport_release_read(x, i, a.tag, a.hdrs[i]);
         }
     } else {
         /* pairwise rounds: in round r I send to me + r and receive from me - r, in

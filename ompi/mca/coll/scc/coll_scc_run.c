@@ -23,6 +23,19 @@ static size_t scc_bcast_block(const scc_xport_t *x, scc_alg_t a, size_t bytes)
     return bs < SCC_LINE ? SCC_LINE : bs;
 }
 
+/* One collective call that runs plan p once over buffers b (tag: its pml tag). */
+static int scc_run_call(mca_coll_scc_module_t *m, const scc_plan_t *p, scc_exec_buf_t *b,
+                        int tag)
+{
+    int rc;
+
+    m->xp->pml_tag = tag;
+    scc_xport_begin(m->xp);
+    rc = mca_coll_scc_exec(m, p, b, 0);
+    scc_xport_end(m->xp);
+    return rc;
+}
+
 static inline uint32_t scc_nblocks(size_t bytes, size_t bs)
 {
     return (uint32_t) ((bytes + bs - 1) / bs);
@@ -51,10 +64,7 @@ int mca_coll_scc_bcast_sched(mca_coll_scc_module_t *m, scc_alg_t a, char *buf, s
     b.bs = bs;
     /* a rank never changes a block a message of its own still carries */
     b.stable = true;
-    x->pml_tag = SCC_COLL_TAG(BCAST);
-    scc_xport_begin(x);
-    rc = mca_coll_scc_exec(m, p, &b, 0);
-    scc_xport_end(x);
+    rc = scc_run_call(m, p, &b, SCC_COLL_TAG(BCAST));
     return rc;
 }
 
@@ -139,10 +149,7 @@ int mca_coll_scc_reduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char 
     if (NULL == b.work) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    x->pml_tag = SCC_COLL_TAG(REDUCE);
-    scc_xport_begin(x);
-    rc = mca_coll_scc_exec(m, p, &b, 0);
-    scc_xport_end(x);
+    rc = scc_run_call(m, p, &b, SCC_COLL_TAG(REDUCE));
     return rc;
 }
 
@@ -214,10 +221,7 @@ int mca_coll_scc_allgather_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
     b.kpart = scc_nblocks(bytes, bs);
     /* nothing is written after it is held: blocks may be read in place */
     b.stable = true;
-    x->pml_tag = SCC_COLL_TAG(ALLGATHER);
-    scc_xport_begin(x);
-    rc = mca_coll_scc_exec(m, p, &b, 0);
-    scc_xport_end(x);
+    rc = scc_run_call(m, p, &b, SCC_COLL_TAG(ALLGATHER));
     return rc;
 }
 
@@ -225,7 +229,6 @@ int mca_coll_scc_reduce_scatter_block_sched(mca_coll_scc_module_t *m, scc_alg_t 
                                             const char *sbuf, char *rbuf, size_t rcount,
                                             struct ompi_datatype_t *dtype, struct ompi_op_t *op)
 {
-    scc_xport_t *x = m->xp;
     const int n = m->size;
     size_t part;
     const scc_plan_t *p;
@@ -249,10 +252,7 @@ int mca_coll_scc_reduce_scatter_block_sched(mca_coll_scc_module_t *m, scc_alg_t 
     if (NULL == b.work) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    x->pml_tag = SCC_COLL_TAG(REDUCE_SCATTER_BLOCK);
-    scc_xport_begin(x);
-    rc = mca_coll_scc_exec(m, p, &b, 0);
-    scc_xport_end(x);
+    rc = scc_run_call(m, p, &b, SCC_COLL_TAG(REDUCE_SCATTER_BLOCK));
     /* my block of the result */
     if (OMPI_SUCCESS == rc) {
         memcpy(rbuf, (0 == p->s.nsteps ? sbuf : b.work) + (size_t) m->rank * part, part);
@@ -262,7 +262,6 @@ int mca_coll_scc_reduce_scatter_block_sched(mca_coll_scc_module_t *m, scc_alg_t 
 
 int mca_coll_scc_barrier_sched(mca_coll_scc_module_t *m, scc_alg_t a)
 {
-    scc_xport_t *x = m->xp;
     const scc_plan_t *p = mca_coll_scc_plan(m, SCC_COLL_BARRIER, a, m->center, 0);
     scc_exec_buf_t b;
     int rc;
@@ -272,10 +271,7 @@ int mca_coll_scc_barrier_sched(mca_coll_scc_module_t *m, scc_alg_t a)
     }
     memset(&b, 0, sizeof(b));
     b.bs = 1;
-    x->pml_tag = SCC_COLL_TAG(BARRIER);
-    scc_xport_begin(x);
-    rc = mca_coll_scc_exec(m, p, &b, 0);
-    scc_xport_end(x);
+    rc = scc_run_call(m, p, &b, SCC_COLL_TAG(BARRIER));
     return rc;
 }
 
@@ -311,7 +307,7 @@ static int scc_pairs_run(mca_coll_scc_module_t *m, scc_alg_t a, scc_exec_pairs_t
     }
     for (int j = 0; j < p->nstage; ++j) {
         stage_off[j] = staged;
-        staged += NULL != b->sizes ? (size_t) b->sizes[p->stage_pair[j]] : b->bytes;
+        staged += scc_pair_size(b, p->stage_pair[j]);
     }
     b->stage_off = stage_off;
     b->stage = mca_coll_scc_scratch(m, 0, staged + 1);

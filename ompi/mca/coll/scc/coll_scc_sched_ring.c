@@ -159,15 +159,23 @@ static int ring_init(ring_t *g, int n, int rank, uint64_t total, int phases)
     return 0;
 }
 
+/* Resets s and sets g up for `total` blocks in `phases` phases: -1 on bad input, 1 when
+ * the schedule stays empty (one rank, no blocks), 0 when the phases are to be emitted. */
+static int ring_start(scc_sched_t *s, ring_t *g, int n, int rank, uint64_t total, int phases)
+{
+    scc_sched_reset(s);
+    if (n < 1 || rank < 0 || rank >= n || ring_init(g, n, rank, total, phases) != 0) {
+        return -1;
+    }
+    return (1 == n || 0 == total) ? 1 : 0;
+}
+
 int scc_sched_ring_allreduce(scc_sched_t *s, int n, int rank, uint32_t nblocks)
 {
     ring_t g;
-    scc_sched_reset(s);
-    if (n < 1 || rank < 0 || rank >= n || ring_init(&g, n, rank, nblocks, 2) != 0) {
-        return -1;
-    }
-    if (n == 1 || nblocks == 0) {
-        return 0;
+    int rc = ring_start(s, &g, n, rank, nblocks, 2);
+    if (0 != rc) {
+        return rc < 0 ? -1 : 0;
     }
     ring_emit_rs(s, &g, 0);
     ring_emit_ag(s, &g, (uint32_t) (n - 1) * g.K);
@@ -180,13 +188,9 @@ int scc_sched_ring_allreduce(scc_sched_t *s, int n, int rank, uint32_t nblocks)
 int scc_sched_ring_reduce_scatter(scc_sched_t *s, int n, int rank, uint32_t nblocks_per_rank)
 {
     ring_t g;
-    scc_sched_reset(s);
-    if (n < 1 || rank < 0 || rank >= n ||
-        ring_init(&g, n, rank, (uint64_t) n * nblocks_per_rank, 1) != 0) {
-        return -1;
-    }
-    if (n == 1 || nblocks_per_rank == 0) {
-        return 0;
+    int rc = ring_start(s, &g, n, rank, (uint64_t) n * nblocks_per_rank, 1);
+    if (0 != rc) {
+        return rc < 0 ? -1 : 0;
     }
     ring_emit_rs(s, &g, 0);
     s->nrounds = (uint32_t) (n - 1) * g.K;
@@ -197,13 +201,9 @@ int scc_sched_ring_reduce_scatter(scc_sched_t *s, int n, int rank, uint32_t nblo
 int scc_sched_ring_allgather(scc_sched_t *s, int n, int rank, uint32_t nblocks_per_rank)
 {
     ring_t g;
-    scc_sched_reset(s);
-    if (n < 1 || rank < 0 || rank >= n ||
-        ring_init(&g, n, rank, (uint64_t) n * nblocks_per_rank, 1) != 0) {
-        return -1;
-    }
-    if (n == 1 || nblocks_per_rank == 0) {
-        return 0;
+    int rc = ring_start(s, &g, n, rank, (uint64_t) n * nblocks_per_rank, 1);
+    if (0 != rc) {
+        return rc < 0 ? -1 : 0;
     }
     ring_emit_ag(s, &g, 0);
     s->nrounds = (uint32_t) (n - 1) * g.K;

@@ -205,18 +205,21 @@ static inline void scc_pause(const scc_xport_t *x, unsigned *spins)
  * only_old: only those of earlier calls. */
 void scc_xport_flush_later(scc_xport_t *x, bool only_old);
 
-/* Waits until *p == want (settling owed acks first, while there is time). */
-static inline void scc_wait_eq(scc_xport_t *x, volatile uint64_t *p, uint64_t want)
+/* One idle turn of every wait loop (settling owed acks first). */
+static inline void scc_xport_idle(scc_xport_t *x, unsigned *spins)
 {
-    unsigned spins = 0;
-    if (scc_load(x, p) == want) {
-        return;
-    }
     if (x->nlater > 0) {
         scc_xport_flush_later(x, false);
     }
+    scc_pause(x, spins);
+}
+
+/* Waits until *p == want (settling owed acks while there is time). */
+static inline void scc_wait_eq(scc_xport_t *x, volatile uint64_t *p, uint64_t want)
+{
+    unsigned spins = 0;
     while (scc_load(x, p) != want) {
-        scc_pause(x, &spins);
+        scc_xport_idle(x, &spins);
     }
 }
 
@@ -224,14 +227,8 @@ static inline void scc_wait_eq(scc_xport_t *x, volatile uint64_t *p, uint64_t wa
 static inline void scc_wait_ge(scc_xport_t *x, volatile uint64_t *p, uint64_t want)
 {
     unsigned spins = 0;
-    if (scc_load(x, p) >= want) {
-        return;
-    }
-    if (x->nlater > 0) {
-        scc_xport_flush_later(x, false);
-    }
     while (scc_load(x, p) < want) {
-        scc_pause(x, &spins);
+        scc_xport_idle(x, &spins);
     }
 }
 
@@ -278,15 +275,6 @@ static inline scc_msg_hdr_t *scc_xport_test(const scc_xport_t *x, int peer, uint
     return scc_load(x, &h->id) == scc_msg_id(x, tag) ? h : NULL;
 }
 
-/* One idle turn of a loop that polls several peers (settling owed acks first). */
-static inline void scc_xport_idle(scc_xport_t *x, unsigned *spins)
-{
-    if (x->nlater > 0) {
-        scc_xport_flush_later(x, false);
-    }
-    scc_pause(x, spins);
-}
-
 /* Counts me as a reader of the message in peer's slot: after this the sender may reuse it. */
 static inline void scc_xport_release(scc_xport_t *x, int peer, uint32_t tag)
 {
@@ -306,6 +294,18 @@ static inline void scc_xport_release_later(scc_xport_t *x, int peer, uint32_t ta
     x->later[x->nlater].slot = scc_slot_of(x, tag);
     x->later[x->nlater].call = x->call;
     x->nlater++;
+}
+
+/* Done with peer's message tag (header h): its sender waits for the readers of a buffer it
+ * exposed in place, so that is acknowledged now; a slot copy can wait (release_later). */
+static inline void scc_xport_release_read(scc_xport_t *x, int peer, uint32_t tag,
+                                          const scc_msg_hdr_t *h)
+{
+    if (SCC_MSG_CMA == h->kind) {
+        scc_xport_release(x, peer, tag);
+    } else {
+        scc_xport_release_later(x, peer, tag);
+    }
 }
 
 /* The payload of a message in shared memory (inline or slot; not CMA). */

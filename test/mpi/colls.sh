@@ -7,7 +7,8 @@ prog="$SCC_BUILDDIR/test/mpi/scc_colls"
 
 # ompi_info finds the component in the build tree and lists its parameters, each described
 log="$SCC_LOGDIR/ompi_info.log"
-OMPI_MCA_mca_base_component_path="$SCC_COMPONENT_PATH" \
+# shellcheck disable=SC2086 # SCC_PRELOAD, SCC_MPIRUN_EXTRA: words on purpose (scc_lib.sh)
+env ${SCC_PRELOAD:+LD_PRELOAD=$SCC_PRELOAD} OMPI_MCA_mca_base_component_path="$SCC_COMPONENT_PATH" \
     "${SCC_OMPI_BINDIR:-/usr/bin}/ompi_info" --param coll scc --level 9 --parsable > "$log" 2>&1
 ninfo=0
 for p in priority verbose bcast_algorithm barrier_algorithm reduce_algorithm \
@@ -18,11 +19,60 @@ done
 grep -q "^mca:coll:scc:version:\"mca:" "$log" && [ $ninfo -eq 13 ]
 tap_check $? "ompi_info lists coll/scc and describes its parameters ($ninfo of 13 checked)" "$log"
 
+# The component exports its component structure only (-fvisibility=hidden, configure.ac):
+# nothing else of it can clash with a symbol of Open MPI or another component.  (Names the
+# toolchain reserves, with a leading underscore, are not the component's.)
+log="$SCC_LOGDIR/colls-exports.log"
+nm -D --defined-only "$SCC_BUILDDIR/ompi/mca/coll/scc/.libs/mca_coll_scc.so" > "$log" 2>&1
+others=$(awk 'NF >= 3 && $NF !~ /^_/ && $NF != "mca_coll_scc_component" { print $NF }' "$log")
+grep -q " mca_coll_scc_component$" "$log" && [ -z "$others" ]
+tap_check $? "mca_coll_scc.so exports mca_coll_scc_component only (others: $(echo $others | wc -w))" "$log"
+
+# Parameters are checked once, when the component opens: values outside their rules are
+# changed, told once per job (MPI_COMM_WORLD's rank 0; not per communicator), the same on
+# every process.  Before: dopl_chunks 0 divided by zero (SIGFPE), a fan-out above 64 read past
+# the tree's 64 children, 6 slots were outside what the schedules' replay proves.
+log="$SCC_LOGDIR/colls-params.log"
+scc_run "$log" 4 --mca coll_scc_cma 0 --mca coll_scc_bcast_algorithm dopl \
+    --mca coll_scc_dopl_chunks 0 --mca coll_scc_tree_fanout 100,2 --mca coll_scc_shm_nslots 6 \
+    --mca coll_scc_shm_slot_size 1000 --mca coll_scc_pipe_size -5 -- "$prog"
+rc=$?
+bad=0
+for p in "dopl_chunks = 0:dopl_chunks = 1" "tree_fanout = 100,2:tree_fanout = 64,2" \
+         "shm_nslots = 6:shm_nslots = 4" "shm_slot_size = 1000:shm_slot_size = 960" \
+         "pipe_size = -5:pipe_size = 0"; do
+    [ "$(grep -ac "^  coll_scc_${p%%:*}\$" "$log")" -eq 1 ] \
+        && [ "$(grep -ac "uses coll_scc_${p#*:} instead" "$log")" -eq 1 ] || bad=$((bad + 1))
+done
+[ $bad -eq 0 ] && [ "$(grep -ac "MPI_COMM_WORLD) size 4: transport shm, 4 slots of 960 bytes" "$log")" -eq 4 ]
+tap_check $? "parameters out of their rules: each told once, the same values used everywhere" "$log"
+[ $rc -eq 0 ] && scc_no_failures "$log" && scc_served "$log" 4 MPI_COMM_WORLD "bcast:dopl=" \
+    && scc_served "$log" 4 MPI_COMM_WORLD "barrier:tree="
+tap_check $? "parameters out of their rules: DOPL and the 64-child tree barrier serve, all right" "$log"
+
+# nocmsg_fanin lets processes leave a barrier early: forcing it says so, loudly and once.
+log="$SCC_LOGDIR/colls-fanin.log"
+scc_run "$log" 3 --mca coll_scc_barrier_algorithm nocmsg_fanin -- "$prog"
+rc=$?
+[ "$(grep -ac "is NOT an MPI barrier" "$log")" -eq 1 ] && [ $rc -eq 0 ] && scc_no_failures "$log" \
+    && scc_served "$log" 3 MPI_COMM_WORLD "barrier:nocmsg_fanin="
+tap_check $? "barrier nocmsg_fanin forced: one warning that it is no MPI barrier" "$log"
+
+# Over point-to-point messages the flag tree cannot run: the NoC_Msg barrier's schedule does,
+# and the count says nocmsg (it said tree, the label of the table, before).
+log="$SCC_LOGDIR/colls-pml.log"
+scc_run "$log" 3 --mca coll_scc_transport pml -- "$prog"
+rc=$?
+[ $rc -eq 0 ] && scc_no_failures "$log" && scc_served "$log" 3 MPI_COMM_WORLD "barrier:nocmsg=" \
+    && ! grep -aq "calls:.* barrier:tree=" "$log"
+tap_check $? "pml: the barriers that ran are counted as nocmsg, none as tree; all right" "$log"
+
 # --mca coll ^scc: the component stays out (verbose asked for, nothing from it), results right
 log="$SCC_LOGDIR/colls-off.log"
+# shellcheck disable=SC2086
 timeout "${SCC_TIMEOUT:-600}" "$SCC_MPIRUN" --oversubscribe -np 2 \
     --mca mca_base_component_path "$SCC_COMPONENT_PATH" --mca coll '^scc' \
-    --mca coll_scc_verbose 2 "$prog" > "$log" 2>&1 &&
+    --mca coll_scc_verbose 2 $SCC_MPIRUN_EXTRA "$prog" > "$log" 2>&1 &&
     ! grep -aq "coll:scc:" "$log" && scc_no_failures "$log"
 tap_check $? "--mca coll ^scc: scc not loaded, all collectives correct on the other modules" "$log"
 
@@ -36,8 +86,9 @@ for np in $(scc_matrix "1 2 3 4 8" "1 3 4"); do
     else
         scc_selected "$log" $np MPI_COMM_WORLD
         tap_check $? "np=$np: scc selected on MPI_COMM_WORLD by every process" "$log"
-        scc_served "$log" $np MPI_COMM_WORLD "bcast:"
-        tap_check $? "np=$np: scc's entry points served MPI_COMM_WORLD's collectives" "$log"
+        scc_served "$log" $np MPI_COMM_WORLD "bcast:" \
+            && scc_served "$log" $np MPI_COMM_WORLD "barrier:tree="
+        tap_check $? "np=$np: scc's entry points served MPI_COMM_WORLD's collectives (barrier: flag tree)" "$log"
         # world, dup and reversed span all np processes at once: three identities,
         # each reported by every process (coll_scc_compat.h: scc_comm_uid)
         grep -a "coll:scc: comm [0-9]* (.*) rank [0-9]* size $np uid " "$log" |

@@ -5,7 +5,10 @@
 #
 # Set by "make check": SCC_BUILDDIR, SCC_SRCDIR, SCC_OMPI_BINDIR, SCC_OMPI_PKGLIBDIR.
 # Read from the environment: SCC_TEST_REDUCED=1 runs the reduced matrix (scc_matrix),
-# SCC_TIMEOUT the limit of one mpirun in seconds.
+# SCC_TIMEOUT the limit of one mpirun in seconds, SCC_TEST_NP the process counts of
+# matrix.sh (a list; default its own), SCC_MPIRUN_EXTRA more options for every mpirun, and
+# SCC_PRELOAD libraries (LD_PRELOAD) for the programs that load the component -- the MPI
+# processes (mpirun -x) and ompi_info: the sanitizer runtime (scripts/sanitize.sh).
 #
 # Logs may hold NUL bytes (Open MPI 5's mpirun forwards help messages with one): grep
 # them with -a, or grep treats them as binary and prints no lines.
@@ -14,6 +17,7 @@
 SCC_MPIRUN="${SCC_OMPI_BINDIR:-/usr/bin}/mpirun"
 SCC_COMPONENT_PATH="$SCC_BUILDDIR/ompi/mca/coll/scc/.libs:$SCC_OMPI_PKGLIBDIR"
 SCC_LOGDIR="$SCC_BUILDDIR/test/logs"
+SCC_MPIRUN_EXTRA="${SCC_MPIRUN_EXTRA:-}${SCC_PRELOAD:+ -x LD_PRELOAD=$SCC_PRELOAD}"
 mkdir -p "$SCC_LOGDIR"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Open MPI 5 passes mca_base_component_path to PMIx as well, whose loader then reports
@@ -79,7 +83,7 @@ scc_run() {
     timeout "${SCC_TIMEOUT:-600}" "$SCC_MPIRUN" --oversubscribe -np "$_np" \
         --mca mca_base_component_path "$SCC_COMPONENT_PATH" \
         --mca coll scc,tuned,basic,libnbc,self \
-        --mca coll_scc_verbose "${SCC_VERBOSE_LEVEL:-2}" $_opts "$@" > "$_log" 2>&1
+        --mca coll_scc_verbose "${SCC_VERBOSE_LEVEL:-2}" $SCC_MPIRUN_EXTRA $_opts "$@" > "$_log" 2>&1
 }
 
 # scc_selected LOG NP NAME: every one of the NP processes reported that scc

@@ -1,6 +1,7 @@
 /* scc_xport.c: stresses the transport under the collectives: messages of 0 bytes to several MB,
  * thousands of back-to-back calls (sequence numbers, slot reuse), two communicators used in
- * interleaved order and, with -t, from two threads at once.
+ * interleaved order and, with -t, from two threads at once (two communicators set up by
+ * their first collectives in the two threads, then two set up before).
  *
  * Usage: scc_xport [-n backtoback] [-m maxbytes] [-t] */
 #include <pthread.h>
@@ -130,14 +131,26 @@ int main(int argc, char **argv)
     back_to_back(MPI_COMM_WORLD, "world back-to-back");
     interleaved(a, b);
     if (threads) {
-        pthread_t t[2];
-        struct thread_arg ta[2] = { { a, "thread A" }, { b, "thread B" } };
-        for (int i = 0; i < 2; ++i) {
-            pthread_create(&t[i], NULL, thread_main, &ta[i]);
+        /* c and d see their first collective (and so their lazy setup) in the two threads
+           at once; a and b are set up already */
+        pthread_t t[4];
+        MPI_Comm c, d;
+        MPI_Comm_dup(MPI_COMM_WORLD, &c);
+        MPI_Comm_dup(MPI_COMM_WORLD, &d);
+        {
+            struct thread_arg ta[4] = { { c, "thread C (new)" }, { d, "thread D (new)" },
+                                        { a, "thread A" }, { b, "thread B" } };
+            for (int round = 0; round < 2; ++round) {
+                for (int i = 0; i < 2; ++i) {
+                    pthread_create(&t[i], NULL, thread_main, &ta[2 * round + i]);
+                }
+                for (int i = 0; i < 2; ++i) {
+                    pthread_join(t[i], NULL);
+                }
+            }
         }
-        for (int i = 0; i < 2; ++i) {
-            pthread_join(t[i], NULL);
-        }
+        MPI_Comm_free(&c);
+        MPI_Comm_free(&d);
     }
     MPI_Comm_free(&a);
     MPI_Comm_free(&b);

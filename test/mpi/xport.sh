@@ -31,6 +31,15 @@ tap_check $? "shm-file: the segment file was removed"
 run_case mpb-emulated-np4 4 "mpb (emulated SCC)" --mca coll_scc_mpb_emulate 1 -- "$prog" -n 1000 -m 2000000
 run_case mpb-emulated-np48 48 "mpb (emulated SCC)" --mca coll_scc_mpb_emulate 1 -- "$prog" -n 200 -m 70000
 
+# DOPL cuts a part (coll_scc_dopl_chunks blocks, one message) to fit the transport's slot:
+# 64 chunks in the emulated SCC's 1728-byte slots (blocks were raised to 64 bytes, the part
+# outgrew the slot, the root's MPI_Bcast failed while the others waited).
+log="$SCC_LOGDIR/xport-dopl-chunks.log"
+scc_run "$log" 4 --mca coll_scc_mpb_emulate 1 --mca coll_scc_bcast_algorithm dopl \
+    --mca coll_scc_dopl_chunks 64 -- "$prog" -n 100 -m 300000
+[ $? -eq 0 ] && scc_no_failures "$log" && scc_served "$log" 4 MPI_COMM_WORLD "bcast:dopl="
+tap_check $? "dopl-chunks: 64 chunks a part in the SCC's slots: every broadcast right" "$log"
+
 # Messages far larger than the slots (256 MB), and communicators made and freed in loops.
 big="$SCC_BUILDDIR/test/mpi/scc_big"
 for t in "shm 2 256" "mpb 3 24" "pml 2 64"; do
@@ -72,15 +81,54 @@ tap_check $? "no-segment: a clear message, and every process declines MPI_COMM_W
 [ $rc -eq 0 ] && scc_no_failures "$log" && scc_served "$log" 3 MPI_COMM_WORLD "bcast:fallback=" && ! scc_served "$log" 3 MPI_COMM_WORLD "bcast:flat="
 tap_check $? "no-segment: the fallback serves every call, results right" "$log"
 
-# A run whose processes are killed with SIGKILL in the middle leaves nothing behind.
+# Message ids hold the whole 64-bit count of calls.  Each communicator's count starts just
+# below 2^32 or 2^33 (coll_scc_call_base, a test hook), so it crosses the boundary within its
+# first calls, while some slots still hold what was written 2^32 calls earlier (their first
+# zeros): ids that kept 32 bits of the count took those for new messages (MPI_Bcast: message
+# truncated, or wrong data).
+colls="$SCC_BUILDDIR/test/mpi/scc_colls"
+for t in "shm 4294967293" "shm 4294967289" "mpb 4294967293" "shm 8589934587"; do
+    set -- $t
+    opts=""
+    [ "$1" = mpb ] && opts="--mca coll_scc_mpb_emulate 1"
+    log="$SCC_LOGDIR/xport-callbase-$1-$2.log"
+    # shellcheck disable=SC2086
+    scc_run "$log" 4 $opts --mca coll_scc_call_base "$2" -- "$colls"
+    rc=$?
+    [ "$(grep -ac "(MPI_COMM_WORLD) rank [0-9] size 4: calls counted from $2 " "$log")" -eq 4 ] \
+        && [ $rc -eq 0 ] && scc_no_failures "$log" && scc_served "$log" 4 MPI_COMM_WORLD "bcast:"
+    tap_check $? "call-base $1 $2: every communicator crosses the boundary, all collectives right" "$log"
+done
+
+# A run whose processes are killed with SIGKILL in the middle leaves nothing behind.  The
+# victim is an MPI process (pgrep on the command line's start: mpirun's and timeout's name
+# the program too), killed once every process attached; mpirun must report a process killed
+# by signal 9 and end the job with an error, the program must not have finished, and no
+# process of the run may be left.
 for backing in memfd file; do
     log="$SCC_LOGDIR/xport-killed-$backing.log"
+    rm -f "$log"
     ( scc_run "$log" 4 $flat --mca coll_scc_shm_backing $backing --mca coll_scc_shm_dir "$shmdir" -- "$prog" -n 100000000 ) &
     runner=$!
-    sleep 3
-    victim=$(pgrep -f "$prog -n 100000000" | tail -n 1)
-    [ -n "$victim" ] && kill -KILL $victim
+    victim=""
+    tries=0
+    while [ -z "$victim" ] && [ $tries -lt 120 ] && kill -0 $runner 2> /dev/null; do
+        sleep 0.5
+        tries=$((tries + 1))
+        n=$(grep -ac "MPI_COMM_WORLD) size 4: transport shm" "$log" 2> /dev/null)
+        [ "${n:-0}" -eq 4 ] || continue
+        victim=$(pgrep -f "^$prog -n 100000000" | tail -n 1)
+    done
+    killed=1
+    [ -n "$victim" ] && kill -KILL "$victim" && killed=0
+    [ $killed -eq 0 ] || pkill -TERM -P $runner
     wait $runner
+    rc=$?
+    echo "# killed ($backing): victim '${victim:-none}', mpirun's status $rc"
+    [ $killed -eq 0 ] && [ $rc -ne 0 ] && grep -aq "exited on signal 9" "$log" \
+        && ! grep -aq "checks, .* failures" "$log" && ! kill -0 "$victim" 2> /dev/null \
+        && ! pgrep -f "^$prog -n 100000000" > /dev/null
+    tap_check $? "killed ($backing): a rank was killed by SIGKILL in the collectives, the job ended" "$log"
     grep -q "transport shm" "$log" && [ -z "$(ls -A "$shmdir")" ] && ! ls -d /dev/shm/coll-scc-[0-9]* > /dev/null 2>&1
     tap_check $? "killed ($backing): nothing of the segment remains after SIGKILL" "$log"
 done

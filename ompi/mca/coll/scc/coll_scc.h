@@ -58,6 +58,7 @@ typedef struct mca_coll_scc_component_t {
 } mca_coll_scc_component_t;
 
 SCC_MODULE_DECLSPEC extern mca_coll_scc_component_t mca_coll_scc_component;
+extern const char *mca_coll_scc_component_version_string;
 
 /* Scratch buffers of a module: 0-2 for the algorithms, 3-4 for packed views of user data,
  * 5 for the entry points' own arrays */
@@ -94,7 +95,7 @@ typedef struct mca_coll_scc_module_t {
     char name[64];
 
     struct scc_xport *xp;               /* the transport, once set up */
-    struct scc_sched_cache *cache;      /* schedules generated for recent calls */
+    struct scc_plan_set *plans;         /* this rank's schedules (coll_scc_plan.c) */
     int fanout[8], nlevels;             /* k-ary trees: fan-out per level */
     int *children;                      /* SCC_TREE_MAX_CHILDREN: scratch for tree shapes */
     int center;                         /* root of rootless mesh collectives: mid-mesh */
@@ -127,7 +128,8 @@ mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm
 int mca_coll_scc_register_params(void);
 
 /* Sets the communicator up on its first collective; returns true when the
- * component serves it (false: every call goes to the fallback). */
+ * component serves it (false: every call goes to the fallback), the same on every
+ * member: each step's failure on one member is agreed by all (coll_scc_agree.c). */
 bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm);
 
 /* Releases what setup attached, while the communicator is still valid (from the module's

@@ -1,4 +1,9 @@
-/* coll_scc_alltoallv.c: MPI_Alltoallv: choose an algorithm, or hand the call to the fallback. */
+/* coll_scc_alltoallv.c: MPI_Alltoallv: choose an algorithm, or hand the call to the fallback.
+ *
+ * Counts, datatypes and layouts differ between ranks; only the byte count of each pair's
+ * block is the same on both sides.  So the choice depends on none of them, and a rank
+ * whose datatype is not contiguous packs (or unpacks) its blocks itself: every rank runs
+ * the same algorithm on byte counts and byte offsets, whatever its own layout. */
 #include <string.h>
 
 #include "coll_scc.h"
@@ -6,6 +11,78 @@
 #include "coll_scc_run.h"
 
 #include "ompi/datatype/ompi_datatype.h"
+
+/* One side of the call: n blocks of counts[i] elements of dt at displs[i] extents. */
+typedef struct scc_blocks {
+    const char *buf;
+    const int *counts, *displs;
+    struct ompi_datatype_t *dt;
+    ptrdiff_t ext, lb;
+    bool contig;                /* blocks are contiguous bytes at displs[i] * ext + lb */
+} scc_blocks_t;
+
+static void scc_blocks_init(scc_blocks_t *b, const void *buf, const int *counts,
+                            const int *displs, struct ompi_datatype_t *dt)
+{
+    b->buf = buf;
+    b->counts = counts;
+    b->displs = displs;
+    b->dt = dt;
+    b->lb = 0;
+    ompi_datatype_type_extent(dt, &b->ext);
+    /* contiguous for 2 elements: no gap between consecutive ones either */
+    b->contig = scc_dtype_contig(dt, 2, &b->lb);
+}
+
+static inline const char *scc_block_at(const scc_blocks_t *b, int i)
+{
+    return b->buf + (ptrdiff_t) b->displs[i] * b->ext;
+}
+
+/* Offsets of the blocks in the user's buffer, relative to the lowest one (displacements
+ * may be negative); returns that lowest block's address. */
+static char *scc_blocks_direct(const scc_blocks_t *b, int n, const size_t *bytes, size_t *off)
+{
+    ptrdiff_t lo = 0;
+    bool any = false;
+    for (int i = 0; i < n; ++i) {
+        ptrdiff_t at = (ptrdiff_t) b->displs[i] * b->ext + b->lb;
+        if (bytes[i] > 0 && (!any || at < lo)) {
+            lo = at;
+            any = true;
+        }
+    }
+    for (int i = 0; i < n; ++i) {
+        off[i] = bytes[i] > 0 ? (size_t) ((ptrdiff_t) b->displs[i] * b->ext + b->lb - lo) : 0;
+    }
+    return (char *) b->buf + lo;
+}
+
+/* Offsets of the blocks packed one after the other into scratch `which`; with pack, the
+ * blocks are copied there.  NULL on error. */
+static char *scc_blocks_packed(mca_coll_scc_module_t *m, int which, const scc_blocks_t *b,
+                               int n, const size_t *bytes, size_t *off, bool pack)
+{
+    size_t total = 0;
+    char *p;
+    for (int i = 0; i < n; ++i) {
+        off[i] = total;
+        total += bytes[i];
+    }
+    p = mca_coll_scc_scratch(m, which, total + 1);
+    for (int i = 0; pack && NULL != p && i < n; ++i) {
+        if (0 == bytes[i]) {
+            continue;
+        }
+        if (b->contig) {
+            memcpy(p + off[i], scc_block_at(b, i) + b->lb, bytes[i]);
+        } else if (OMPI_SUCCESS != scc_dtype_pack(scc_block_at(b, i), (size_t) b->counts[i],
+                                                  b->dt, p + off[i], bytes[i])) {
+            return NULL;
+        }
+    }
+    return p;
+}
 
 int mca_coll_scc_alltoallv(const void *sbuf, const int *scounts, const int *sdispls,
                            struct ompi_datatype_t *sdtype, void *rbuf, const int *rcounts,
@@ -15,63 +92,67 @@ int mca_coll_scc_alltoallv(const void *sbuf, const int *scounts, const int *sdis
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
     const int n = m->size;
     const bool in_place = MPI_IN_PLACE == sbuf;
-    struct ompi_datatype_t *st = in_place ? rdtype : sdtype;
-    const int *sc = in_place ? rcounts : scounts, *sd = in_place ? rdispls : sdispls;
+    scc_blocks_t s, r;
     size_t ssize, rsize, *v;
-    ptrdiff_t sext, rext, slb = 0, rlb = 0;
-    const char *in = sbuf;
+    const char *in;
+    char *out;
     scc_alg_t alg;
     int rc;
 
     if (OPAL_UNLIKELY(!mca_coll_scc_ready(m, comm))) {
         goto fallback;
     }
-    /* counts differ between ranks: the choice must not depend on them; element
-       layouts in place: contiguous types only, which every rank answers alike */
+    /* nothing rank-local may decide: the table's choice for no particular size */
     alg = mca_coll_scc_pick(m, SCC_COLL_ALLTOALLV, 0);
-    if (SCC_ALG_FALLBACK == alg || !scc_dtype_contig(st, 2, &slb)
-        || !scc_dtype_contig(rdtype, 2, &rlb)) {
+    if (SCC_ALG_FALLBACK == alg) {
         goto fallback;
     }
-    ompi_datatype_type_size(st, &ssize);
+    /* in place: the blocks to send are the receive buffer's, described by its arguments */
+    if (in_place) {
+        scc_blocks_init(&s, rbuf, rcounts, rdispls, rdtype);
+    } else {
+        scc_blocks_init(&s, sbuf, scounts, sdispls, sdtype);
+    }
+    scc_blocks_init(&r, rbuf, rcounts, rdispls, rdtype);
+    ompi_datatype_type_size(s.dt, &ssize);
     ompi_datatype_type_size(rdtype, &rsize);
-    ompi_datatype_type_extent(st, &sext);
-    ompi_datatype_type_extent(rdtype, &rext);
     /* byte counts and offsets: send, send offsets, receive, receive offsets */
     v = mca_coll_scc_scratch(m, SCC_SCRATCH_ARGS, 4 * (size_t) n * sizeof(size_t));
     if (NULL == v) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     for (int i = 0; i < n; ++i) {
-        v[i] = (size_t) sc[i] * ssize;
-        v[n + i] = (size_t) (sd[i] * sext + slb);
+        v[i] = (size_t) s.counts[i] * ssize;
         v[2 * n + i] = (size_t) rcounts[i] * rsize;
-        v[3 * n + i] = (size_t) (rdispls[i] * rext + rlb);
     }
-    if (in_place) {
-        /* send from a copy of the receive buffer's blocks */
-        size_t extent = 0;
-        char *copy;
-        for (int i = 0; i < n; ++i) {
-            if (v[3 * n + i] + v[2 * n + i] > extent) {
-                extent = v[3 * n + i] + v[2 * n + i];
-            }
-        }
-        copy = mca_coll_scc_scratch(m, SCC_SCRATCH_IN, extent + 1);
-        if (NULL == copy) {
-            return OMPI_ERR_OUT_OF_RESOURCE;
-        }
-        memcpy(copy, rbuf, extent);
-        in = copy;
+    /* in place, the receive buffer is overwritten while peers still read: send a copy.
+       (A direct view may be NULL: a NULL buffer whose blocks are all empty.) */
+    if (s.contig && !in_place) {
+        in = scc_blocks_direct(&s, n, v, v + n);
+    } else if (NULL == (in = scc_blocks_packed(m, SCC_SCRATCH_IN, &s, n, v, v + n, true))) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    if (r.contig) {
+        out = scc_blocks_direct(&r, n, v + 2 * n, v + 3 * n);
+    } else if (NULL == (out = scc_blocks_packed(m, SCC_SCRATCH_OUT, &r, n, v + 2 * n, v + 3 * n,
+                                                false))) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
     }
     rc = SCC_ALG_FLAT == alg
-             ? mca_coll_scc_alltoallv_flat(m, in, v, v + n, rbuf, v + 2 * n, v + 3 * n)
-             : mca_coll_scc_alltoallv_sched(m, alg, in, v, v + n, rbuf, v + 2 * n, v + 3 * n);
-    if (OMPI_ERR_NOT_AVAILABLE != rc) {
-        mca_coll_scc_count(m, SCC_COLL_ALLTOALLV, alg);
-        return rc;
+             ? mca_coll_scc_alltoallv_flat(m, in, v, v + n, out, v + 2 * n, v + 3 * n)
+             : mca_coll_scc_alltoallv_sched(m, alg, in, v, v + n, out, v + 2 * n, v + 3 * n);
+    if (OMPI_ERR_NOT_AVAILABLE == rc) {
+        /* happens before any data moved, on every rank alike */
+        goto fallback;
     }
-    /* not available happens before any data moved, on every rank alike */
+    mca_coll_scc_count(m, SCC_COLL_ALLTOALLV, alg);
+    for (int i = 0; OMPI_SUCCESS == rc && !r.contig && i < n; ++i) {
+        if (v[2 * n + i] > 0) {
+            rc = scc_dtype_unpack((char *) scc_block_at(&r, i), (size_t) rcounts[i], rdtype,
+                                  out + v[3 * n + i], v[2 * n + i]);
+        }
+    }
+    return rc;
 
 fallback:
     mca_coll_scc_count(m, SCC_COLL_ALLTOALLV, SCC_ALG_FALLBACK);

@@ -4,6 +4,18 @@
 #include "coll_scc_xport.h"
 #include "coll_scc_run.h"
 
+/* nocmsg_fanin lets processes leave before all have arrived: never chosen by the table, only
+ * forced (coll_scc_barrier_algorithm, MPI_T).  Said loudly, once per process, by the rank 0
+ * of the first communicator it runs on. */
+static void scc_warn_fanin(mca_coll_scc_module_t *m)
+{
+    static int warned;
+
+    if (0 == __atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED) && 0 == m->rank) {
+        mca_coll_scc_show_help("barrier-fanin", m->cid, m->name);
+    }
+}
+
 int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
@@ -14,13 +26,21 @@ int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_
     }
     alg = mca_coll_scc_pick(m, SCC_COLL_BARRIER, 0);
     /* the flag tree and dissemination need shared memory (flag lines) */
-    if (SCC_ALG_TREE == alg && NULL != m->children && SCC_XPORT_PML != m->xp->kind) {
-        mca_coll_scc_count(m, SCC_COLL_BARRIER, alg);
-        return mca_coll_scc_barrier_tree(m);
+    if (SCC_ALG_TREE == alg) {
+        if (OPAL_LIKELY(NULL != m->children && SCC_XPORT_PML != m->xp->kind)) {
+            mca_coll_scc_count(m, SCC_COLL_BARRIER, alg);
+            return mca_coll_scc_barrier_tree(m);
+        }
+        /* over point-to-point messages the NoC_Msg barrier's schedule runs instead: the
+           count names what ran */
+        alg = SCC_ALG_NOCMSG;
     }
     if (SCC_ALG_DISSEM == alg) {
         mca_coll_scc_count(m, SCC_COLL_BARRIER, alg);
         return mca_coll_scc_barrier_dissem(m);
+    }
+    if (OPAL_UNLIKELY(SCC_ALG_NOCMSG_FANIN == alg)) {
+        scc_warn_fanin(m);
     }
     if (SCC_ALG_FALLBACK != alg) {
         int rc = mca_coll_scc_barrier_sched(m, alg);

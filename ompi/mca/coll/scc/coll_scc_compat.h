@@ -267,15 +267,15 @@ static inline hwloc_topology_t scc_ompi_topology(void)
     return opal_hwloc_topology;
 }
 
-/* Publishes data of `component` to the processes of this node (before the modex fence). */
+/* Publishes data of `component` to every process of the job (before the modex fence). */
 static inline int scc_modex_send(const mca_base_component_t *component, const void *data,
                                  size_t size)
 {
     int rc;
 #if SCC_OMPI_4
-    OPAL_MODEX_SEND(rc, OPAL_PMIX_LOCAL, component, data, size);
+    OPAL_MODEX_SEND(rc, OPAL_PMIX_GLOBAL, component, data, size);
 #else
-    OPAL_MODEX_SEND(rc, PMIX_LOCAL, component, data, size);
+    OPAL_MODEX_SEND(rc, PMIX_GLOBAL, component, data, size);
 #endif
     return rc;
 }

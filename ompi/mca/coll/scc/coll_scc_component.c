@@ -1,5 +1,8 @@
 /* coll_scc_component.c: the component structure, its MCA parameters and its open/close. */
 #include "coll_scc.h"
+#include "coll_scc_agree.h"
+#include "coll_scc_param.h"
+#include "coll_scc_record.h"
 #include "coll_scc_xport.h"
 
 #include <dlfcn.h>
@@ -12,6 +15,11 @@
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/mca/base/mca_base_var_enum.h"
 #include "opal/util/show_help.h"
+
+/* The component's only exported symbol is mca_coll_scc_component (Open MPI looks it up by
+ * name); the build hides every other one (-fvisibility=hidden, configure.ac).  Visible here
+ * too where the installation's DECLSPEC macros expand to nothing. */
+#define SCC_EXPORT __attribute__((visibility("default")))
 
 const char *mca_coll_scc_component_version_string =
     "Open MPI scc collective MCA component version " OMPI_VERSION;
@@ -39,7 +47,7 @@ void mca_coll_scc_show_help(const char *topic, ...)
 static int scc_open(void);
 static int scc_close(void);
 
-mca_coll_scc_component_t mca_coll_scc_component = {
+SCC_EXPORT mca_coll_scc_component_t mca_coll_scc_component = {
     .super = {
         .collm_version = {
             SCC_COLL_BASE_VERSION,
@@ -76,11 +84,89 @@ static void scc_add_help_dir(void)
     }
 }
 
+/* One parameter changed: MPI_COMM_WORLD's rank 0 says so, once per job (every process
+ * changes it alike); outside a job (ompi_info), this process. */
+static void scc_param_changed(const char *name, const char *given, const char *used,
+                              const char *why)
+{
+    if (!scc_rte_ready() || 0 == OMPI_PROC_MY_NAME->vpid) {
+        mca_coll_scc_show_help("param-value", name, given, why, name, used);
+    }
+}
+
+/* Bytes of payload the mpb transport wants per slot at least (coll_scc_xport_mpb.c). */
+#define SCC_MPB_MIN_SLOT 256
+
+/* Applies the rules of coll_scc_param.c to the values Open MPI read when the parameters
+ * were registered: from here on the component uses the values that come out, the same on
+ * every process given the same values (they are also what the configuration records
+ * compare).  Before this, a dopl_chunks of 0 divided by zero, a fan-out above 64 overran
+ * the tree's children and slot counts outside the proved ones could deadlock. */
+static void scc_check_params(void)
+{
+    mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+    int *const field[SCC_PARAM_COUNT] = {
+        [SCC_PARAM_BARRIER_RADIX] = &cs->barrier_radix,
+        [SCC_PARAM_DOPL_CHUNKS] = &cs->dopl_chunks,
+        [SCC_PARAM_CMA_BLOCK] = &cs->cma_block,
+        [SCC_PARAM_SHM_SLOT_SIZE] = &cs->shm_slot_size,
+        [SCC_PARAM_SHM_NSLOTS] = &cs->shm_nslots,
+        [SCC_PARAM_MPB_CORE_SIZE] = &cs->mpb_core_size,
+        [SCC_PARAM_MPB_NSLOTS] = &cs->mpb_nslots,
+        [SCC_PARAM_SPIN] = &cs->spin,
+        [SCC_PARAM_PIPE_SIZE] = &cs->pipe_size,
+        [SCC_PARAM_CMA] = &cs->cma,
+        [SCC_PARAM_CMA_MIN] = &cs->cma_min,
+        [SCC_PARAM_CMA_REDUCE_MIN] = &cs->cma_reduce_min,
+    };
+    char why[320], given[64], used[64];
+    int fanout[8], n;
+
+    for (int i = 0; i < SCC_PARAM_COUNT; ++i) {
+        long v = scc_param_fix(&scc_param_rules[i], *field[i], why, sizeof(why));
+        if (v != *field[i]) {
+            snprintf(given, sizeof(given), "%d", *field[i]);
+            snprintf(used, sizeof(used), "%ld", v);
+            scc_param_changed(scc_param_rules[i].name, given, used, why);
+            *field[i] = (int) v;
+        }
+    }
+    n = scc_param_mpb_nslots(cs->mpb_core_size, cs->mpb_nslots, sizeof(scc_region_ctrl_t),
+                             sizeof(scc_msg_hdr_t) + sizeof(scc_counter_t), SCC_MPB_MIN_SLOT);
+    if (n != cs->mpb_nslots) {
+        snprintf(why, sizeof(why), "%d slots of %d bytes or more and their control do not "
+                 "fit coll_scc_mpb_core_size = %d", cs->mpb_nslots, SCC_MPB_MIN_SLOT,
+                 cs->mpb_core_size);
+        snprintf(given, sizeof(given), "%d", cs->mpb_nslots);
+        snprintf(used, sizeof(used), "%d", n);
+        scc_param_changed("coll_scc_mpb_nslots", given, used, why);
+        cs->mpb_nslots = n;
+    }
+    /* the modules parse the string again, alike (scc_setup_trees): only the message here */
+    n = scc_param_fanout(cs->tree_fanout, fanout, 8, SCC_TREE_MAX_CHILDREN, why, sizeof(why));
+    if ('\0' != why[0]) {
+        used[0] = '\0';
+        for (int i = 0; i < n; ++i) {
+            size_t l = strlen(used);
+            snprintf(used + l, sizeof(used) - l, "%s%d", i ? "," : "", fanout[i]);
+        }
+        scc_param_changed("coll_scc_tree_fanout", cs->tree_fanout, n ? used : "auto", why);
+    }
+    /* a count that wrapped to 0 would start again from the base (scc_xport_begin) */
+    if (mca_coll_scc_call_base > UINT64_MAX / 2) {
+        snprintf(given, sizeof(given), "%llu", (unsigned long long) mca_coll_scc_call_base);
+        snprintf(used, sizeof(used), "%llu", (unsigned long long) (UINT64_MAX / 2));
+        scc_param_changed("coll_scc_call_base", given, used, "above 2^63 - 1");
+        mca_coll_scc_call_base = UINT64_MAX / 2;
+    }
+}
+
 static int scc_open(void)
 {
     mca_coll_scc_component.output = opal_output_open(NULL);
     opal_output_set_verbosity(mca_coll_scc_component.output, mca_coll_scc_component.verbose);
     scc_add_help_dir();
+    scc_check_params();
     /* publish this process's location before MPI_Init's modex fence */
     (void) mca_coll_scc_topo_open();
     return OMPI_SUCCESS;
@@ -89,6 +175,7 @@ static int scc_open(void)
 static int scc_close(void)
 {
     mca_coll_scc_topo_close();
+    mca_coll_scc_record_close();
     if (mca_coll_scc_component.output >= 0) {
         opal_output_close(mca_coll_scc_component.output);
         mca_coll_scc_component.output = -1;
@@ -161,7 +248,7 @@ int mca_coll_scc_register_params(void)
     cs->barrier_radix = 0;
     (void) mca_base_component_var_register(c, "barrier_radix",
         "Peers each process waits for per round of the dissemination barrier (seeds/004's m); "
-        "0 waits for all others in one round",
+        "0 waits for all others in one round (0 to 1048576)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->barrier_radix);
 
@@ -202,20 +289,23 @@ int mca_coll_scc_register_params(void)
     cs->tree_fanout = "auto";
     (void) mca_base_component_var_register(c, "tree_fanout",
         "Fan-out of the k-ary trees per level from the root, e.g. \"4,4,3\" (seeds/004's "
-        "k1 >= k2 >= ...; deeper levels repeat the last); auto: all others in one level up "
-        "to 8 processes, then 4,3 (16), 5,5 (30), 4,4,3 beyond",
+        "k1 >= k2 >= ...; deeper levels repeat the last; up to 8 levels of 1 to 64); auto: "
+        "all others in one level up to 8 processes, then 4,3 (16), 5,5 (30), 4,4,3 beyond",
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->tree_fanout);
     cs->dopl_chunks = 4;
     (void) mca_base_component_var_register(c, "dopl_chunks",
-        "DOPL: pipeline chunks per part (the thesis: parts of 8 KB in chunks of 2 KB, 4)",
+        "DOPL: pipeline chunks per part (the thesis: parts of 8 KB in chunks of 2 KB, 4); "
+        "1 to 64",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->dopl_chunks);
     cs->cma_block = 262144;
     (void) mca_base_component_var_register(c, "cma_block",
         "Block bytes of the pipelined broadcasts (Jia, DOPL, NoC_Msg, trees) when blocks move "
-        "single-copy (messages of at least coll_scc_cma_min bytes); 0 keeps slot-sized blocks",
+        "single-copy (messages of at least coll_scc_cma_min bytes): 4096 to 1073741824; 0 "
+        "keeps slot-sized blocks",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->cma_block);
+    (void) mca_coll_scc_agree_register_params();
     return mca_coll_scc_xport_register_params();
 }

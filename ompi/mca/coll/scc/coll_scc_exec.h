@@ -67,14 +67,27 @@ int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_e
 int mca_coll_scc_exec_pairs(mca_coll_scc_module_t *m, const scc_plan_t *p,
                             const scc_exec_pairs_t *b, uint32_t tagbase, size_t k, size_t piece);
 
-/* The schedule of (collective, algorithm, root, blocks) for this rank: from the
- * module's cache of recent calls, else generated.  NULL: it cannot be made. */
+/* The plan of (collective, algorithm, root, blocks) for this rank (coll_scc_plan.c): held
+ * by the communicator, else made now -- at the same call on every member, which agree on it.
+ * NULL on every member alike when one of them could not make it. */
 const scc_plan_t *mca_coll_scc_plan(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a,
                                     int root, uint32_t nblocks);
-void mca_coll_scc_sched_cache_free(mca_coll_scc_module_t *m);
+/* At setup, after the transport and the table: the plans set (agreed by all members) with
+ * the plans the communicator alone decides; an error on every member alike. */
+int mca_coll_scc_plans_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm);
+/* Verbose 2: plans made at setup and at calls, declined, held. */
+void mca_coll_scc_plans_report(const mca_coll_scc_module_t *m);
+void mca_coll_scc_plans_free(mca_coll_scc_module_t *m);
 
 /* A scratch buffer of the module (which: 0..SCC_NSCRATCH-1), grown as needed, kept. */
 void *mca_coll_scc_scratch(mca_coll_scc_module_t *m, int which, size_t bytes);
+
+/* What a call returns when memory it needs at call time is missing (scratch buffers grow
+ * with the message, so they cannot all be made at setup).  Only this member fails, and the
+ * others are already inside the collective: agreeing would cost every call a round trip,
+ * so the call ends in an MPI error through the communicator's error handler (by default
+ * that ends the job) -- never in another algorithm that the others would not run. */
+#define SCC_ERR_NO_MEM MPI_ERR_NO_MEM
 
 /* Byte views of user data (coll_scc_dtype.c) */
 bool scc_dtype_contig(struct ompi_datatype_t *dt, size_t count, ptrdiff_t *lb);

@@ -36,6 +36,9 @@ static inline bool scc_single_copy_reduce(const scc_xport_t *x, size_t bytes)
 
 /* alltoallv: a table offset that points into the sender's slot, not its buffer */
 #define SCC_IN_SLOT (1ull << 63)
+/* alltoallv's pairwise rounds: piece numbers as tags wrap here (below the transport's
+   reserved ids, far above any slot count) */
+#define SCC_A2AV_TAG_SPAN (1ull << 31)
 
 static inline size_t scc_min(size_t a, size_t b)
 {
@@ -157,7 +160,7 @@ static int scc_reduce_slots(mca_coll_scc_module_t *m, const char *sbuf, char *ou
             /* in place at the root: keep its own chunk before the sum overwrites it */
             char *keep = mca_coll_scc_scratch(m, 1, cnt * dtsize);
             if (NULL == keep) {
-                rc = OMPI_ERR_OUT_OF_RESOURCE;
+                rc = SCC_ERR_NO_MEM;
             } else {
                 memcpy(keep, sbuf + off, cnt * dtsize);
                 x->pv[me] = keep;
@@ -206,7 +209,7 @@ static int scc_rs_cma(mca_coll_scc_module_t *m, const char *sbuf, size_t first, 
     per = scc_min(cnt, (size_t) 65536 / dtsize + 1);
     bounce = mca_coll_scc_scratch(m, 2, 2 * per * dtsize);
     if (NULL == bounce) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return SCC_ERR_NO_MEM;
     }
     for (size_t done = 0; done < cnt && OMPI_SUCCESS == rc; done += per) {
         size_t k = scc_min(per, cnt - done), off = (first + done) * dtsize, len = k * dtsize;
@@ -327,7 +330,7 @@ int mca_coll_scc_reduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char *r
     seg = x->rank == root ? rbuf + first * dtsize : mca_coll_scc_scratch(m, 0, cnt * dtsize + 1);
     if (NULL == seg) {
         scc_xport_end(x);
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return SCC_ERR_NO_MEM;
     }
     scc_xport_expose(x, 0, sbuf, count * dtsize, x->size - 1, NULL, 0);
     scc_wait_all(x, 0, hdrs);
@@ -400,7 +403,7 @@ int mca_coll_scc_reduce_scatter_block_flat(mca_coll_scc_module_t *m, const char 
     char *stage = mca_coll_scc_scratch(m, 0, (size_t) n * per * dtsize);
     if (NULL == stage) {
         scc_xport_end(x);
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return SCC_ERR_NO_MEM;
     }
     for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
         size_t first = k * per, cnt = scc_min(per, rcount - first);
@@ -689,7 +692,7 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
         size_t extent = 0, used = tbytes;
         if (NULL == table) {
             scc_xport_end(x);
-            return OMPI_ERR_OUT_OF_RESOURCE;
+            return SCC_ERR_NO_MEM;
         }
         for (int d = 0; d < n; ++d) {
             table[2 * d] = soff[d];
@@ -726,14 +729,23 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
             scc_xport_release_read(x, i, a.tag, a.hdrs[i]);
         }
     } else {
-        /* pairwise rounds: in round r I send to me + r and receive from me - r, in
-           pieces tagged (r << 20 | piece) */
+        /* pairwise rounds: in round r I send to me + r and receive from me - r.  Each
+           round is a call of its own on the transport (every rank runs all n - 1), so
+           a piece is named by (round, piece number) for any n and no stale message of
+           another round can match.  Piece numbers wrap at SCC_A2AV_TAG_SPAN: safe, as
+           the slot of piece k has held a piece of the same pair with another number
+           since piece k - SCC_A2AV_TAG_SPAN, read by the same reader (the span is far
+           above the slot count). */
         for (int r = 1; r < n && OMPI_SUCCESS == rc; ++r) {
             int d = (me + r) % n, s = (me - r + n) % n;
             size_t sp = scc_npieces(x, sbytes[d]), rp = scc_npieces(x, rbytes[s]);
+            if (r > 1) {
+                scc_xport_end(x);
+                scc_xport_begin(x);
+            }
             for (size_t k = 0; k < sp || k < rp; ++k) {
                 size_t off = k * x->slot_size;
-                uint32_t tag = ((uint32_t) r << 20) | (uint32_t) k;
+                uint32_t tag = (uint32_t) (k % SCC_A2AV_TAG_SPAN);
                 if (k < sp && OMPI_SUCCESS == rc) {
                     rc = scc_xport_send(x, tag, sbuf + soff[d] + off,
                                         scc_min(x->slot_size, sbytes[d] - off), 1, false, NULL);

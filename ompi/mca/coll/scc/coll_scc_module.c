@@ -4,8 +4,10 @@
 #include <string.h>
 
 #include "coll_scc.h"
+#include "coll_scc_agree.h"
 #include "coll_scc_exec.h"
 #include "coll_scc_flat.h"
+#include "coll_scc_record.h"
 #include "coll_scc_xport.h"
 
 #include "ompi/communicator/communicator.h"
@@ -28,7 +30,7 @@ static void scc_module_construct(mca_coll_scc_module_t *m)
     memset(m->calls, 0, sizeof(m->calls));
     m->xp = NULL;
     memset(m->scratch, 0, sizeof(m->scratch));
-    m->cache = NULL;
+    m->plans = NULL;
     m->children = NULL;
     m->nlevels = 0;
     m->center = 0;
@@ -68,7 +70,7 @@ static void scc_module_destruct(mca_coll_scc_module_t *m)
         scc_report_calls(m);
     }
     mca_coll_scc_xport_detach(m);
-    mca_coll_scc_sched_cache_free(m);
+    mca_coll_scc_plans_free(m);
     free(m->children);
     for (int i = 0; i < SCC_NSCRATCH; ++i) {
         free(m->scratch[i].ptr);
@@ -112,8 +114,8 @@ static int scc_module_enable(mca_coll_base_module_t *module, struct ompi_communi
 #undef SCC_PREV_SAVE
 
     if (NULL != missing) {
-        mca_coll_scc_show_help("no-fallback", missing,
-                               SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
+        mca_coll_scc_show_help("no-fallback", SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
+                               missing);
         SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: declined (no other module provides %s)",
                     SCC_COMM_CID(comm), SCC_COMM_NAME(comm), ompi_comm_size(comm), missing);
         return OMPI_ERR_NOT_FOUND;
@@ -162,12 +164,17 @@ mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm
 {
     mca_coll_scc_module_t *m;
     const char *why = NULL;
+    char differs[400];
     int size = ompi_comm_size(comm);
 
+    /* every test below gives the same answer on every member: the records agree first, so
+       the parameters the others read are the same everywhere */
     if (OMPI_COMM_IS_INTER(comm)) {
         why = "intercommunicator";
     } else if (size < 2) {
         why = "single process";
+    } else if (!mca_coll_scc_record_agree(comm, differs, sizeof(differs))) {
+        why = differs;
     } else if (mca_coll_scc_component.priority < 0) {
         why = "negative priority";
     } else if (SCC_XPORT_PML != mca_coll_scc_component.transport && !scc_all_local(comm)) {
@@ -192,62 +199,66 @@ mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm
     return &m->super;
 }
 
-/* The trees' fan-out per level: the parameter, or seeds/004's shapes by size. */
+/* The trees' fan-out per level: the parameter, or seeds/004's shapes by size.  The rule
+ * (coll_scc_param.c, told once at open) keeps each fan-out within the children array. */
 static void scc_setup_trees(mca_coll_scc_module_t *m)
 {
-    const char *spec = mca_coll_scc_component.tree_fanout;
-
-    m->nlevels = 0;
-    if (NULL != spec && 0 != strcmp(spec, "auto")) {
-        char *end;
-        const char *p = spec;
-        while (m->nlevels < 8) {
-            long k = strtol(p, &end, 10);
-            if (end == p || k < 1) {
-                break;
-            }
-            m->fanout[m->nlevels++] = (int) k;
-            if (',' != *end) {
-                break;
-            }
-            p = end + 1;
-        }
-        if (0 == m->nlevels) {
-            SCC_VERBOSE(1, "coll:scc: coll_scc_tree_fanout \"%s\" is not a list of fan-outs; "
-                        "using auto", spec);
-        }
-    }
+    m->nlevels = scc_param_fanout(mca_coll_scc_component.tree_fanout, m->fanout,
+                                  (int) (sizeof(m->fanout) / sizeof(m->fanout[0])),
+                                  SCC_TREE_MAX_CHILDREN, NULL, 0);
     if (0 == m->nlevels) {
         m->nlevels = scc_tree_fanout_auto(m->size, m->fanout);
     }
 }
 
+/* Every member declines the communicator at the same agreement, with the same words. */
+static bool scc_setup_declined(mca_coll_scc_module_t *m, const char *why, const char *detail)
+{
+    SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: declined (%s%s%s); the fallback serves "
+                "every collective", m->cid, m->name, m->size, why, NULL != detail ? ": " : "",
+                NULL != detail ? detail : "");
+    m->state = SCC_STATE_DECLINED;
+    return false;
+}
+
 bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
 {
     char cma[80] = "off";
+    bool ok;
     int rc;
 
-    /* topology and algorithm table (coll_scc_topo.c): one location exchange per
-     * communicator; a bad mesh description gives a flat topology, not a failure.
-     * The name may have been set since enable. */
+    /* Every member reaches the agreements below in the same order whatever failed on it,
+     * and all serve the communicator or all decline it: a member that went its own way
+     * would leave the others waiting in a collective it never joins. */
+    m->state = SCC_STATE_DECLINED;
+    /* the name may have been set since enable */
     snprintf(m->name, sizeof(m->name), "%s", SCC_COMM_NAME(comm));
-    if (OMPI_SUCCESS != mca_coll_scc_topo_build(m, comm, &m->topo)) {
-        SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: topology: %s", m->cid, m->name,
-                    m->size, m->topo.note);
+    /* topology and algorithm table (coll_scc_topo.c): one location exchange per
+     * communicator; a bad mesh description gives a flat topology, not a failure */
+    ok = OMPI_SUCCESS == mca_coll_scc_topo_build(m, comm, &m->topo)
+         && !mca_coll_scc_fault(m, "topo");
+    if (!ok) {
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: rank %d: topology: %s", m->cid,
+                    m->name, m->size, m->rank, m->topo.note);
     }
     scc_setup_trees(m);
     m->children = calloc(SCC_TREE_MAX_CHILDREN, sizeof(int));
+    if (NULL == m->children || mca_coll_scc_fault(m, "children")) {
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: rank %d: no memory for the trees",
+                    m->cid, m->name, m->size, m->rank);
+        free(m->children);
+        m->children = NULL;
+        ok = false;
+    }
+    /* a member whose topology failed would build another table */
+    if (!mca_coll_scc_agree(m, comm, ok)) {
+        return scc_setup_declined(m, "topology or trees not set up on every member", NULL);
+    }
     m->center = scc_tiles_center(&m->topo.tiles);
-    /* end of topology setup */
 
-    /* any failure below is agreed by all members: either all serve, or none */
-    m->state = SCC_STATE_DECLINED;
     rc = mca_coll_scc_xport_attach(m, comm);
     if (OMPI_SUCCESS != rc) {
-        SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: declined (no transport: %s); the "
-                    "fallback serves every collective", SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
-                    m->size, opal_strerror(rc));
-        return false;
+        return scc_setup_declined(m, "no transport", opal_strerror(rc));
     }
     if (m->xp->cma && m->xp->cma_min < SIZE_MAX) {
         snprintf(cma, sizeof(cma), "on from %zu bytes (blocks per peer from %zu)", m->xp->cma_min,
@@ -261,6 +272,13 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
     /* the table: what the topology asks for, among what the transport can run */
     m->unavail = SCC_XPORT_PML == m->xp->kind ? SCC_ALGS_NEED_SHARED : 0;
     mca_coll_scc_topo_table(&m->topo, m->unavail, &m->select);
+    /* the plans only the communicator decides (barrier, alltoall); the others come with
+       the first call that needs them */
+    rc = mca_coll_scc_plans_setup(m, comm);
+    if (OMPI_SUCCESS != rc) {
+        mca_coll_scc_xport_detach(m);
+        return scc_setup_declined(m, "plans not set up on every member", NULL);
+    }
     mca_coll_scc_topo_report(m, m->xp->desc);   /* topology and table, verbose 1 */
     m->state = SCC_STATE_ACTIVE;
     return true;
@@ -269,6 +287,8 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
 void mca_coll_scc_teardown(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
 {
     scc_report_calls(m);
+    mca_coll_scc_plans_report(m);   /* plans made and held, verbose 2 */
     mca_coll_scc_xport_detach(m);
+    mca_coll_scc_plans_free(m);
     m->state = SCC_STATE_DECLINED;
 }

@@ -9,7 +9,7 @@ int mca_coll_scc_reduce(const void *sbuf, void *rbuf, int count, struct ompi_dat
                         mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
-    size_t dtsize;
+    size_t dtsize, bytes;
     ptrdiff_t lb;
     scc_reduction_t r;
     scc_alg_t alg;
@@ -19,12 +19,13 @@ int mca_coll_scc_reduce(const void *sbuf, void *rbuf, int count, struct ompi_dat
         goto fallback;
     }
     ompi_datatype_type_size(dtype, &dtsize);
-    alg = mca_coll_scc_reduction_pick(m, SCC_COLL_REDUCE, dtype, (size_t) count,
-                                      dtsize * (size_t) count, &lb);
+    bytes = dtsize * (size_t) count;
+    alg = mca_coll_scc_reduction_pick(m, SCC_COLL_REDUCE, dtype, (size_t) count, bytes, &lb);
     if (SCC_ALG_FALLBACK == alg) {
         goto fallback;
     }
-    if (0 == count) {
+    /* bytes, not count: a zero-size datatype moves nothing either */
+    if (0 == bytes) {
         mca_coll_scc_count(m, SCC_COLL_REDUCE, alg);
         return OMPI_SUCCESS;
     }

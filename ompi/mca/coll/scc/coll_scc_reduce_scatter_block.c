@@ -29,7 +29,8 @@ int mca_coll_scc_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
     if (SCC_ALG_FALLBACK == alg) {
         goto fallback;
     }
-    if (0 == rcount) {
+    /* bytes, not count: a zero-size datatype moves nothing either */
+    if (0 == total) {
         mca_coll_scc_count(m, SCC_COLL_REDUCE_SCATTER_BLOCK, alg);
         return OMPI_SUCCESS;
     }

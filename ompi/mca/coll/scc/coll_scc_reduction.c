@@ -14,10 +14,18 @@ scc_alg_t mca_coll_scc_reduction_pick(mca_coll_scc_module_t *m, scc_coll_t c,
     scc_alg_t alg = mca_coll_scc_pick(m, c, bytes);
 
     ompi_datatype_type_size(dtype, &dtsize);
-    /* the algorithms combine elements where they lie: contiguous types only, and an
-       element must fit a message */
-    if (SCC_ALG_FALLBACK == alg || !scc_dtype_contig(dtype, count, lb)
-        || dtsize > m->xp->slot_size) {
+    /* no data (zero-size elements too): served as is, nothing to combine.  Else the
+       algorithms combine elements where they lie: contiguous types only, and an element
+       must fit a message.  The standard has count and datatype the same on every rank
+       (a user operation sees the datatype's layout), so every rank decides alike */
+    *lb = 0;
+    if (SCC_ALG_FALLBACK == alg || 0 == bytes) {
+        return alg;
+    }
+    /* and an operation sees elements at their origin: where the data starts past it
+       (lb != 0, only a user operation on a derived type), the algorithms' pointers to
+       the data would be taken for origins */
+    if (!scc_dtype_contig(dtype, count, lb) || 0 != *lb || dtsize > m->xp->slot_size) {
         return SCC_ALG_FALLBACK;
     }
     return alg;

@@ -17,8 +17,9 @@ static size_t scc_bcast_block(const scc_xport_t *x, scc_alg_t a, size_t bytes)
         bs = (size_t) cs->cma_block;
     }
     if (SCC_ALG_DOPL == a && !x->cma) {
-        /* a whole part (dopl_chunks blocks) travels as one message: it must fit a slot */
-        bs = x->slot_size / (size_t) cs->dopl_chunks;
+        /* a whole part (dopl_chunks blocks) travels as one message: it must fit a slot, on
+           every rank alike (coll_scc_dopl_chunks is 1..64, slots 64 bytes or more) */
+        return x->slot_size / (size_t) cs->dopl_chunks;
     }
     return bs < SCC_LINE ? SCC_LINE : bs;
 }
@@ -147,7 +148,7 @@ int mca_coll_scc_reduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char 
     b.input = sbuf;
     b.work = x->rank == root ? rbuf : mca_coll_scc_scratch(m, 0, b.total + 1);
     if (NULL == b.work) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return SCC_ERR_NO_MEM;
     }
     rc = scc_run_call(m, p, &b, SCC_COLL_TAG(REDUCE));
     return rc;
@@ -250,7 +251,7 @@ int mca_coll_scc_reduce_scatter_block_sched(mca_coll_scc_module_t *m, scc_alg_t 
     b.input = sbuf;
     b.work = mca_coll_scc_scratch(m, 0, b.total + 1);
     if (NULL == b.work) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return SCC_ERR_NO_MEM;
     }
     rc = scc_run_call(m, p, &b, SCC_COLL_TAG(REDUCE_SCATTER_BLOCK));
     /* my block of the result */
@@ -271,6 +272,9 @@ int mca_coll_scc_barrier_sched(mca_coll_scc_module_t *m, scc_alg_t a)
     }
     memset(&b, 0, sizeof(b));
     b.bs = 1;
+    /* signals of no bytes: a buffer all the same (memcpy of 0 bytes wants one) */
+    b.work = (char *) &b.bs;
+    b.input = b.work;
     rc = scc_run_call(m, p, &b, SCC_COLL_TAG(BARRIER));
     return rc;
 }
@@ -303,7 +307,7 @@ static int scc_pairs_run(mca_coll_scc_module_t *m, scc_alg_t a, scc_exec_pairs_t
     /* the pairs passing through me, one after the other */
     stage_off = mca_coll_scc_scratch(m, 1, ((size_t) p->nstage + 1) * sizeof(size_t));
     if (NULL == stage_off) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return SCC_ERR_NO_MEM;
     }
     for (int j = 0; j < p->nstage; ++j) {
         stage_off[j] = staged;
@@ -312,7 +316,7 @@ static int scc_pairs_run(mca_coll_scc_module_t *m, scc_alg_t a, scc_exec_pairs_t
     b->stage_off = stage_off;
     b->stage = mca_coll_scc_scratch(m, 0, staged + 1);
     if (NULL == b->stage) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return SCC_ERR_NO_MEM;
     }
     scc_xport_begin(x);
     for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
@@ -331,7 +335,7 @@ int mca_coll_scc_alltoall_sched(mca_coll_scc_module_t *m, scc_alg_t a, const cha
     int rc;
 
     if (NULL == off) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return SCC_ERR_NO_MEM;
     }
     for (int i = 0; i < n; ++i) {
         off[i] = (size_t) i * bytes;
@@ -366,7 +370,7 @@ int mca_coll_scc_alltoallv_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
        learns every rank's send sizes (one allgather of n numbers each) */
     sizes = mca_coll_scc_scratch(m, 2, ((size_t) n * n + n) * sizeof(uint64_t));
     if (NULL == sizes) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return SCC_ERR_NO_MEM;
     }
     row = sizes + (size_t) n * n;
     for (int d = 0; d < n; ++d) {

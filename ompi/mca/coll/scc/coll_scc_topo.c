@@ -17,7 +17,11 @@
 #include "opal/util/show_help.h"
 
 #include "coll_scc_probe.h"
+#include "coll_scc_record.h"
 #include "coll_scc_topo.h"
+#include "coll_scc_xport.h"
+
+#include <pthread.h>
 
 /* A map file larger than this is surely not a mesh map. */
 #define SCC_MAP_FILE_MAX (1 << 20)
@@ -149,6 +153,9 @@ int mca_coll_scc_topo_register_params(void)
 
 static int32_t my_loc[SCC_LOC_COUNT];
 static int my_loc_ready;
+/* the first communicators may be set up by several threads at once: the lazy discovery and
+ * the parsing of the user's mesh happen once, under this lock */
+static pthread_mutex_t topo_lock = PTHREAD_MUTEX_INITIALIZER;
 static char my_probe_how[160];
 static char my_bind_note[96];
 
@@ -249,11 +256,13 @@ int mca_coll_scc_topo_open(void)
                 "SCC: %s", (int) OMPI_PROC_MY_NAME->vpid, my_bind_note, (int) my_loc[SCC_LOC_CORE],
                 (int) my_loc[SCC_LOC_PU], (int) my_loc[SCC_LOC_PACKAGE],
                 (int) my_loc[SCC_LOC_NUMA], (int) my_loc[SCC_LOC_CACHE], my_probe_how);
-    /* component open comes before the modex fence of MPI_Init: local peers read it later */
-    rc = scc_modex_send(&mca_coll_scc_component.super.collm_version, my_loc, sizeof(my_loc));
+    /* component open comes before the modex fence of MPI_Init: the location and the
+       configuration record reach every process of the job */
+    rc = mca_coll_scc_record_publish(my_loc, sizeof(my_loc));
     if (OMPI_SUCCESS != rc) {
-        SCC_VERBOSE(2, "coll:scc: this process's location is not published (%d); "
-                    "communicators will exchange locations by allgather", rc);
+        SCC_VERBOSE(1, "coll:scc: world rank %d: this process's location and configuration "
+                    "are not published (%d); communicators with it are declined",
+                    (int) OMPI_PROC_MY_NAME->vpid, rc);
     }
     return OMPI_SUCCESS;
 }
@@ -370,38 +379,24 @@ static int exchange(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, 
                     int *how)
 {
     const int n = ompi_comm_size(comm);
-    int missing;
+    int missing = 0;
 
     if (0 == p_exchange) {
-        missing = 0;
-        /* every member, this process included, reads the same published data, so all
-         * agree on whether the allgather below is needed */
+        /* every member reads the same published data and so decides alike; a member with
+           no entry (which comm_query's agreement already excludes) makes all go flat, never
+           into an allgather that a member without coll/scc would not join */
         for (int i = 0; i < n; ++i) {
-            ompi_proc_t *proc = ompi_comm_peer_lookup(comm, i);
-            void *data = NULL;
-            size_t size = 0;
-            int rc = OMPI_ERR_NOT_FOUND;
-
-            if (NULL != proc) {
-                rc = scc_modex_recv(&mca_coll_scc_component.super.collm_version,
-                                    &proc->super.proc_name, &data, &size);
-            }
-            if (OMPI_SUCCESS == rc && sizeof(my_loc) == size
-                && SCC_LOC_MAGIC_VALUE == ((int32_t *) data)[SCC_LOC_MAGIC]) {
-                memcpy(locs + (size_t) i * SCC_LOC_COUNT, data, sizeof(my_loc));
-            } else {
+            int32_t *loc = locs + (size_t) i * SCC_LOC_COUNT;
+            if (!mca_coll_scc_record_peer_loc(ompi_comm_peer_lookup(comm, i), loc,
+                                              sizeof(my_loc))
+                || SCC_LOC_MAGIC_VALUE != loc[SCC_LOC_MAGIC]) {
                 missing++;
             }
-            free(data);
         }
-        if (0 == missing) {
-            *how = 1;
-            return OMPI_SUCCESS;
-        }
-        SCC_VERBOSE(2, "coll:scc: comm %u (%s): %d of %d locations missing from the modex; "
-                    "exchanging them by allgather", SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
-                    missing, n);
+        *how = 1;
+        return 0 == missing ? OMPI_SUCCESS : OMPI_ERR_NOT_FOUND;
     }
+    /* coll_scc_topo_exchange allgather: agreed by every member (it is part of the record) */
     *how = 2;
     return m->prev_allgather.fn(my_loc, SCC_LOC_COUNT, MPI_INT, locs, SCC_LOC_COUNT, MPI_INT,
                                 comm, m->prev_allgather.module);
@@ -440,9 +435,6 @@ static bool place_user(struct ompi_communicator_t *comm, const int32_t *locs, in
     scc_mesh_err_t err;
     char dims[64];
 
-    if (!user.done) {
-        parse_user_mesh();
-    }
     if (!user.ok) {
         /* the same for every process: MPI_COMM_WORLD's rank 0 tells it, once */
         if (0 == OMPI_PROC_MY_NAME->vpid) {
@@ -635,18 +627,28 @@ int mca_coll_scc_topo_build(mca_coll_scc_module_t *m, struct ompi_communicator_t
     int32_t *locs = NULL;
     int *a = NULL, *b = NULL;
     int rc = OMPI_SUCCESS, how = 0;
-    bool placed = false;
+    bool placed = false, ok;
 
     memset(t, 0, sizeof(*t));
     t->kind = SCC_TOPO_FLAT;
+    pthread_mutex_lock(&topo_lock);
     if (!my_loc_ready) {
         discover(my_loc);
         my_loc_ready = 1;
     }
+    if ('\0' != str_or_empty(p_mesh)[0] && !user.done) {
+        parse_user_mesh();
+    }
+    pthread_mutex_unlock(&topo_lock);
     locs = malloc((size_t) n * sizeof(my_loc));
     a = malloc(n * sizeof(int));
     b = malloc(n * sizeof(int));
-    if (NULL == locs || NULL == a || NULL == b) {
+    ok = NULL != locs && NULL != a && NULL != b;
+    if (1 == p_exchange) {
+        /* the allgather below needs every member: all skip it if one cannot join */
+        ok = mca_coll_scc_agree(m, comm, ok);
+    }
+    if (!ok) {
         rc = OMPI_ERR_OUT_OF_RESOURCE;
         snprintf(t->note, sizeof(t->note), "out of memory");
         goto flat;

@@ -1,6 +1,7 @@
 /* coll_scc_xport.c: the message engine shared by the shm and mpb transports, their
  * parameters, and attaching a communicator to one of them. */
 #include "coll_scc.h"
+#include "coll_scc_agree.h"
 #include "coll_scc_xport.h"
 #include "coll_scc_sched.h"
 
@@ -17,12 +18,32 @@
 
 /* ------------------------------------------------------------ messages */
 
+uint64_t mca_coll_scc_call_base = 0;
+
 /* Waits until my slot's previous message was read by all its readers. */
 static inline scc_msg_hdr_t *scc_claim_slot(scc_xport_t *x, int slot)
 {
+    scc_msg_hdr_t *h = scc_hdr(x, x->rank, slot);
+    uint32_t hi = scc_msg_call_hi(x);
+
     scc_wait_ge(x, &scc_ack(x, x->rank, slot)->v, x->expected[slot]);
     x->cma_pending &= ~(1ull << slot);
-    return scc_hdr(x, x->rank, slot);
+    /* once per 2^32 calls: the old id goes before the new upper half shows (scc_hdr_is) */
+    if (OPAL_UNLIKELY(h->call_hi != hi)) {
+        scc_store(&h->id, SCC_MSG_ID_NONE);
+        __atomic_store_n(&h->call_hi, hi, __ATOMIC_RELEASE);
+    }
+    return h;
+}
+
+void scc_xport_first_call(scc_xport_t *x)
+{
+    x->call = mca_coll_scc_call_base;
+    if (0 != x->call) {
+        SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d: calls counted from %llu "
+                    "(coll_scc_call_base)", SCC_COMM_CID(x->comm), SCC_COMM_NAME(x->comm),
+                    x->rank, x->size, (unsigned long long) x->call);
+    }
 }
 
 int scc_xport_expose(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
@@ -239,7 +260,8 @@ void scc_xport_end(scc_xport_t *x)
     }
     /* the next call claims this slot first: have its ack counter in cache by then */
     __builtin_prefetch((const void *) &scc_ack(x, x->rank,
-                                               (int) ((x->call + 1) % (uint32_t) x->nslots))->v,
+                                               (int) ((uint32_t) (x->call + 1)
+                                                      % (uint32_t) x->nslots))->v,
                        0, 3);
     for (int slot = 0; x->cma_pending && slot < x->nslots; ++slot) {
         if (x->cma_pending & (1ull << slot)) {
@@ -280,13 +302,13 @@ int mca_coll_scc_xport_register_params(void)
     (void) mca_base_component_var_register(c, "shm_slot_size",
         "Bytes of one message slot in a rank's shared-memory region: the largest piece a "
         "message moves in through shared memory (larger messages are cut into pieces or go "
-        "single-copy, see coll_scc_cma_min)",
+        "single-copy, see coll_scc_cma_min): 64 to 67108864, a multiple of 64",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->shm_slot_size);
     cs->shm_nslots = 8;
     (void) mca_base_component_var_register(c, "shm_nslots",
         "Message slots per rank in shared memory: how many messages a rank can have in "
-        "flight (at least 4, at most 64)",
+        "flight (4 to 64, a multiple of 4)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->shm_nslots);
     cs->shm_backing = 0;
@@ -320,19 +342,21 @@ int mca_coll_scc_xport_register_params(void)
         &cs->mpb_emulate);
     cs->mpb_core_size = 8192;
     (void) mca_base_component_var_register(c, "mpb_core_size",
-        "Bytes of message-passing buffer per core (the SCC has 8192)",
+        "Bytes of message-passing buffer per core (the SCC has 8192; 4096 to 1048576, a "
+        "multiple of 32)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->mpb_core_size);
     cs->mpb_nslots = 4;
     (void) mca_base_component_var_register(c, "mpb_nslots",
-        "Message slots per core in the message-passing buffer (at least 4)",
+        "Message slots per core in the message-passing buffer (4 to 64, a multiple of 4, "
+        "as many as fit slots of 256 bytes or more)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->mpb_nslots);
 
     cs->spin = 64;
     (void) mca_base_component_var_register(c, "spin",
         "Polls of a flag before a waiting process starts to progress Open MPI and, when the "
-        "node is oversubscribed, to give its core away",
+        "node is oversubscribed, to give its core away (0 to 16777216)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->spin);
 
@@ -340,7 +364,7 @@ int mca_coll_scc_xport_register_params(void)
     (void) mca_base_component_var_register(c, "pipe_size",
         "Bytes of the pieces a pipelined message moves in through the slots (broadcasts, "
         "reductions): smaller pieces overlap sender and receivers more, larger ones "
-        "synchronize less; at most the slot size",
+        "synchronize less; 64 to 67108864, at most the slot size (0: the slot size)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->pipe_size);
 
@@ -361,9 +385,17 @@ int mca_coll_scc_xport_register_params(void)
     cs->cma_reduce_min = 32768;
     (void) mca_base_component_var_register(c, "cma_reduce_min",
         "The direct reductions (allreduce, reduce, reduce_scatter_block) of at least this many "
-        "bytes reduce-scatter what they read single-copy; smaller ones go through the slots",
+        "bytes reduce-scatter what they read single-copy; smaller ones go through the slots "
+        "(0: never; else 4096 or more)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->cma_reduce_min);
+
+    mca_coll_scc_call_base = 0;
+    (void) mca_base_component_var_register(c, "call_base",
+        "Testing: the count of collective calls a new communicator's transport starts from "
+        "(message ids hold it whole; a value near 4294967296 crosses 2^32 calls at once)",
+        MCA_BASE_VAR_TYPE_UINT64_T, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
+        &mca_coll_scc_call_base);
     return OMPI_SUCCESS;
 }
 
@@ -383,16 +415,6 @@ static bool scc_cma_works(scc_xport_t *x)
     }
     return OMPI_SUCCESS == scc_cma_read(x, peer, addr, &v, sizeof(v))
            && v == scc_cma_probe_word;
-}
-
-int mca_coll_scc_agree(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, int mine)
-{
-    int all = 0;
-    if (OMPI_SUCCESS != m->prev_allreduce.fn(&mine, &all, 1, MPI_INT, MPI_MIN, comm,
-                                             m->prev_allreduce.module)) {
-        return 0;
-    }
-    return all;
 }
 
 static void scc_xport_free(scc_xport_t *x)
@@ -415,32 +437,36 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
     mca_coll_scc_component_t *cs = &mca_coll_scc_component;
     scc_xport_t *x = calloc(1, sizeof(*x));
     int rc, kind = cs->transport;
-    bool cma;
+    bool cma, ok;
 
-    if (NULL == x) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+    /* Every member reaches each agreement below, in the same order, whatever failed on it:
+       all attach or none does (coll_scc_agree.c) */
+    if (NULL != x) {
+        x->rank = ompi_comm_rank(comm);
+        x->size = ompi_comm_size(comm);
+        x->call = 0;
+        x->comm = comm;
+        x->region = calloc(x->size, sizeof(char *));
+        x->pids = calloc(x->size, sizeof(pid_t));
     }
-    x->rank = ompi_comm_rank(comm);
-    x->size = ompi_comm_size(comm);
-    x->call = 0;
-    x->region = calloc(x->size, sizeof(char *));
-    x->pids = calloc(x->size, sizeof(pid_t));
-    if (NULL == x->region || NULL == x->pids) {
-        scc_xport_free(x);
+    ok = NULL != x && NULL != x->region && NULL != x->pids && !mca_coll_scc_fault(m, "xport");
+    if (!mca_coll_scc_agree(m, comm, ok)) {
+        if (NULL != x) {
+            scc_xport_free(x);
+        }
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     if (SCC_XPORT_NONE == kind) {
         kind = cs->mpb_emulate ? SCC_XPORT_MPB : SCC_XPORT_SHM;
     }
-    /* backends agree among all members before they return; the message-passing
-       buffers fall back to shared memory */
+    /* each backend returns the same on every member; the message-passing buffers fall
+       back to shared memory */
     rc = OMPI_ERR_NOT_AVAILABLE;
-    x->comm = comm;
     if (SCC_XPORT_PML == kind) {
         rc = mca_coll_scc_xport_pml_attach(x, m, comm);
-        if (OMPI_SUCCESS != rc) {
+        if (!mca_coll_scc_agree(m, comm, OMPI_SUCCESS == rc)) {
             scc_xport_free(x);
-            return rc;
+            return OMPI_ERR_OUT_OF_RESOURCE;
         }
         m->xp = x;
         return OMPI_SUCCESS;
@@ -471,7 +497,9 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
     /* single copy: publish my pid and where my probe word is, then try the neighbour's */
     scc_store(&scc_ctrl(x, x->rank)->pid.v, (uint64_t) getpid());
     scc_store(&scc_ctrl(x, x->rank)->probe.v, (uint64_t) (uintptr_t) &scc_cma_probe_word);
-    if (!mca_coll_scc_agree(m, comm, NULL != x->expected && NULL != x->pv && NULL != x->later)) {
+    ok = NULL != x->expected && NULL != x->pv && NULL != x->later
+         && !mca_coll_scc_fault(m, "buffers");
+    if (!mca_coll_scc_agree(m, comm, ok)) {
         scc_xport_free(x);
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
@@ -479,7 +507,8 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
         x->pids[r] = (pid_t) scc_load(x, &scc_ctrl(x, r)->pid.v);
     }
     /* the SCC has no single copy between cores: its buffers are the only way */
-    cma = cs->cma != 0 && SCC_XPORT_SHM == x->kind && scc_cma_works(x);
+    cma = cs->cma != 0 && SCC_XPORT_SHM == x->kind && scc_cma_works(x)
+          && !mca_coll_scc_fault(m, "cma");
     cma = mca_coll_scc_agree(m, comm, cma);
     if (1 == cs->cma && !cma && SCC_XPORT_SHM == x->kind) {
         mca_coll_scc_show_help("cma-unavailable", SCC_COMM_CID(comm),

@@ -8,10 +8,13 @@
  * per communicator; the mpb backend at each core's place in the SCC's MPB (a
  * device file, or an ordinary file that emulates it); both share this engine.
  *
- * Message ids are (call << 32 | tag): a slot's header carries the id of the
- * message in it, written last by its one writer.  Readers count themselves in
- * the slot's ack line; a sender reuses a slot only when all readers of the
- * previous message there have counted themselves.  Nothing is ever reset.
+ * A message is named by (call, tag): the 64-bit count of collective calls on the
+ * communicator and a 32-bit tag.  A slot's header carries it as two words: id,
+ * (call mod 2^32) << 32 | tag, written last by its one writer, and call_hi, the
+ * call's upper half (see scc_hdr_is for the order that keeps the pair whole), so
+ * no header left untouched for 2^32 calls matches a later wait.  Readers count
+ * themselves in the slot's ack line; a sender reuses a slot only when all readers
+ * of the previous message there have counted themselves.  Nothing is ever reset.
  */
 #ifndef MCA_COLL_SCC_XPORT_H
 #define MCA_COLL_SCC_XPORT_H
@@ -22,6 +25,7 @@
 #include <sys/types.h>
 
 #include "coll_scc_compat.h"
+#include "coll_scc_param.h"
 #include "coll_scc_select.h"
 #include "opal/runtime/opal_progress.h"
 
@@ -60,10 +64,16 @@ typedef struct scc_msg_hdr {
     volatile uint64_t id;           /* written last: the message is complete */
     uint64_t len;
     uint32_t kind;
-    uint32_t pad;
+    volatile uint32_t call_hi;      /* the call's upper 32 bits (id holds the lower) */
     uint64_t addr;                  /* SCC_MSG_CMA: address in the sender */
     uint8_t data[SCC_INLINE_MAX];
 } __attribute__((aligned(SCC_LINE))) scc_msg_hdr_t;
+
+_Static_assert(sizeof(scc_msg_hdr_t) == SCC_LINE, "a slot header is one line");
+
+/* An id no message has: a writer withdraws a header's id with it (tags stay below
+ * 2^32 - 1: the executors bound them well below). */
+#define SCC_MSG_ID_NONE UINT64_MAX
 
 /* A counter line written by many (atomic add) or by one (flags). */
 typedef struct scc_counter {
@@ -95,7 +105,7 @@ typedef struct scc_xport {
     bool yield;                     /* oversubscribed: yield while waiting */
     unsigned spin;                  /* polls before progressing (and yielding) */
     bool invalidate;                /* SCC: invalidate MPBT lines in L1 before reading */
-    uint32_t call;                  /* executor calls so far (same on every rank) */
+    uint64_t call;                  /* executor calls so far (same on every rank) */
     uint64_t *expected;             /* nslots: acks my slot must reach before reuse */
     uint64_t cma_pending;           /* bitmask of my slots holding CMA descriptors */
     uint64_t bar_epoch;             /* barriers so far */
@@ -103,7 +113,7 @@ typedef struct scc_xport {
     void (*detach)(struct scc_xport *x);
     const char *desc;               /* what the verbose output calls it */
     const char **pv;                /* size pointers: scratch for the algorithms */
-    struct scc_later { int peer, slot; uint32_t call; } *later; /* acks owed (release_later) */
+    struct scc_later { int peer, slot; uint64_t call; } *later; /* acks owed (release_later) */
     int nlater;
     int bar_radix, bar_rounds;      /* dissemination barrier: peers per round, rounds */
     void *bounce;                   /* single-copy reductions read into this */
@@ -232,24 +242,55 @@ static inline void scc_wait_ge(scc_xport_t *x, volatile uint64_t *p, uint64_t wa
     }
 }
 
+/* The header words of message tag of this call: id (the call's lower half and the tag)
+ * and call_hi. */
 static inline uint64_t scc_msg_id(const scc_xport_t *x, uint32_t tag)
 {
-    return ((uint64_t) x->call << 32) | tag;
+    return ((uint64_t) (uint32_t) x->call << 32) | tag;
+}
+
+static inline uint32_t scc_msg_call_hi(const scc_xport_t *x)
+{
+    return (uint32_t) (x->call >> 32);
+}
+
+/* True when header h holds message tag of this call.  call_hi is read first: a writer
+ * withdraws the id (SCC_MSG_ID_NONE) before it changes call_hi (scc_claim_slot), so a
+ * reader that sees the new call_hi then sees the withdrawn id or the new one -- never
+ * the id of a message 2^32 calls old beside it.  The id, read with acquire, is the
+ * word written last: seeing it, the reader sees the whole message. */
+static inline bool scc_hdr_is(const scc_xport_t *x, scc_msg_hdr_t *h, uint32_t tag)
+{
+    if (OPAL_UNLIKELY(x->invalidate)) {
+        scc_mpb_invalidate();
+    }
+    return __atomic_load_n(&h->call_hi, __ATOMIC_ACQUIRE) == scc_msg_call_hi(x)
+           && __atomic_load_n(&h->id, __ATOMIC_ACQUIRE) == scc_msg_id(x, tag);
 }
 
 /* The slot of message tag: consecutive tags use consecutive slots, and each
- * call starts one slot further, so a call rarely waits for the last one's readers. */
+ * call starts one slot further, so a call rarely waits for the last one's readers.
+ * (The lower half of the call is enough: the slot only has to be the same on every
+ * rank, and a 32-bit division costs less.) */
 static inline int scc_slot_of(const scc_xport_t *x, uint32_t tag)
 {
-    return (int) ((tag + x->call) % (uint32_t) x->nslots);
+    return (int) ((tag + (uint32_t) x->call) % (uint32_t) x->nslots);
 }
 
 /* ------------------------------------------------------------ messages */
+
+/* Where the call count of a new transport starts (coll_scc_call_base, 0: a test
+ * hook to cross 2^32 calls quickly); scc_xport_first_call applies it. */
+extern uint64_t mca_coll_scc_call_base;
+void scc_xport_first_call(scc_xport_t *x);
 
 /* Starts a collective call: all ranks call it for the same calls.  Acks owed from
  * earlier calls are settled in this one: at its first wait (idle time), else at its end. */
 static inline void scc_xport_begin(scc_xport_t *x)
 {
+    if (OPAL_UNLIKELY(0 == x->call)) {
+        scc_xport_first_call(x);
+    }
     x->call++;
 }
 
@@ -264,7 +305,10 @@ int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, in
 static inline scc_msg_hdr_t *scc_xport_wait(scc_xport_t *x, int peer, uint32_t tag)
 {
     scc_msg_hdr_t *h = scc_hdr(x, peer, scc_slot_of(x, tag));
-    scc_wait_eq(x, &h->id, scc_msg_id(x, tag));
+    unsigned spins = 0;
+    while (!scc_hdr_is(x, h, tag)) {
+        scc_xport_idle(x, &spins);
+    }
     return h;
 }
 
@@ -272,7 +316,7 @@ static inline scc_msg_hdr_t *scc_xport_wait(scc_xport_t *x, int peer, uint32_t t
 static inline scc_msg_hdr_t *scc_xport_test(const scc_xport_t *x, int peer, uint32_t tag)
 {
     scc_msg_hdr_t *h = scc_hdr(x, peer, scc_slot_of(x, tag));
-    return scc_load(x, &h->id) == scc_msg_id(x, tag) ? h : NULL;
+    return scc_hdr_is(x, h, tag) ? h : NULL;
 }
 
 /* Counts me as a reader of the message in peer's slot: after this the sender may reuse it. */

@@ -1,6 +1,7 @@
 /* coll_scc_xport_mpb.c: the SCC's message-passing buffers -- mapped from the device, from an
  * ordinary file that emulates it, or from a private emulated chip -- as a transport. */
 #include "coll_scc.h"
+#include "coll_scc_agree.h"
 #include "coll_scc_xport.h"
 #include "coll_scc_sched.h"
 
@@ -104,9 +105,11 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     size_t core_size = cs->mpb_core_size > 0 ? (size_t) cs->mpb_core_size : 8192;
     int chip_cores = SCC_CHIP_X * SCC_CHIP_Y * SCC_CHIP_K;
     size_t ctrl, bytes;
-    scc_mpb_backing_t *b;
-    int ok, err = 0;
+    scc_mpb_backing_t *b = NULL;
+    int ok = 1, err = 0;
 
+    /* Each step below ends in an agreement that every member reaches, whatever failed on
+       it: all use the buffers or none does (the caller then attaches shared memory). */
     x->kind = SCC_XPORT_MPB;
     x->nslots = cs->mpb_nslots < SCC_SCHED_TAG_WINDOW ? SCC_SCHED_TAG_WINDOW : cs->mpb_nslots;
     if (x->nslots > 64) {
@@ -115,9 +118,9 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     ctrl = scc_region_ctrl_bytes(x->nslots);
     if (core_size < ctrl + (size_t) x->nslots * 256) {
         mca_coll_scc_show_help("mpb-too-small", core_size, x->nslots, ctrl);
-        return OMPI_ERR_BAD_PARAM;
+        ok = 0;
     }
-    x->slot_size = (core_size - ctrl) / x->nslots / SCC_MPB_LINE * SCC_MPB_LINE;
+    x->slot_size = ok ? (core_size - ctrl) / x->nslots / SCC_MPB_LINE * SCC_MPB_LINE : 0;
     x->region_size = core_size;
     /* an emulated chip grows by rows of tiles when a communicator is larger than 48 */
     if (cs->mpb_emulate) {
@@ -128,13 +131,16 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
         SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: more processes than the SCC's %d cores, "
                     "mpb transport not usable", SCC_COMM_CID(comm), SCC_COMM_NAME(comm), x->size,
                     chip_cores);
-        return OMPI_ERR_NOT_AVAILABLE;
+        ok = 0;
     }
     bytes = (size_t) chip_cores * core_size;
-
-    b = calloc(1, sizeof(*b));
-    if (NULL == b) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+    if (ok) {
+        b = calloc(1, sizeof(*b));
+    }
+    ok = ok && NULL != b && !mca_coll_scc_fault(m, "mpb");
+    if (!mca_coll_scc_agree(m, comm, ok)) {
+        free(b);
+        return OMPI_ERR_NOT_AVAILABLE;
     }
     b->token = ((uint64_t) getpid() << 32) | (SCC_COMM_CID(comm) + 1u);
     if (cs->mpb_emulate) {
@@ -149,6 +155,11 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
         x->desc = "mpb (emulated SCC)";
     } else {
         err = scc_mpb_map_device(b, cs->mpb_device, bytes);
+        if (0 == err && mca_coll_scc_fault(m, "device")) {
+            munmap(b->base, b->bytes);
+            b->base = NULL;
+            err = ENOMEM;
+        }
         if (0 != err) {
             mca_coll_scc_show_help("mpb-device", cs->mpb_device, bytes,
                                    strerror(err), SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
@@ -171,11 +182,12 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     x->backing = b;
     x->detach = scc_mpb_detach;
 
-    /* a device is shared by every communicator: claim my core's buffer */
+    /* a device is shared by every communicator: claim my core's buffer (detach gives a
+       claim back, whatever the others did) */
     if (b->device) {
         b->claimed = scc_mpb_claim(x, b);
-        ok = mca_coll_scc_agree(m, comm, b->claimed);
-        if (!ok) {
+        ok = b->claimed && !mca_coll_scc_fault(m, "claim");
+        if (!mca_coll_scc_agree(m, comm, ok)) {
             SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: the message-passing buffers of "
                         "some cores are in use by another communicator", SCC_COMM_CID(comm),
                         SCC_COMM_NAME(comm), x->size);

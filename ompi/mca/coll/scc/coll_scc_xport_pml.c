@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "coll_scc.h"
+#include "coll_scc_agree.h"
 #include "coll_scc_xport.h"
 
 #include "ompi/datatype/ompi_datatype.h"
@@ -11,7 +12,10 @@
 #include "ompi/request/request.h"
 
 /* A message to each reader, posted without waiting: the schedules never change a
- * block a message of theirs still carries, and the call ends by completing them. */
+ * block a message of theirs still carries, and the call ends by completing them.  A plan
+ * reserves the requests of its sends when it is made (coll_scc_plan.c), so the realloc
+ * below is a safety net: its failure is this member's alone, an MPI error
+ * (coll_scc_exec.h, SCC_ERR_NO_MEM). */
 int scc_pml_send(scc_xport_t *x, const void *buf, size_t len, int nreaders, const int *readers)
 {
     if (NULL == readers && nreaders > 0) {
@@ -21,7 +25,7 @@ int scc_pml_send(scc_xport_t *x, const void *buf, size_t len, int nreaders, cons
         int cap = 2 * (x->nreqs + nreaders) + 16;
         ompi_request_t **r = realloc(x->reqs, cap * sizeof(*r));
         if (NULL == r) {
-            return OMPI_ERR_OUT_OF_RESOURCE;
+            return MPI_ERR_NO_MEM;
         }
         x->reqs = r;
         x->reqs_cap = cap;
@@ -59,10 +63,11 @@ int scc_pml_recv_reduce(scc_xport_t *x, int peer, void *target, const void *inpu
 
     ompi_datatype_type_size(dtype, &dtsize);
     len = count * dtsize;
+    /* blocks are at most a slot, which attach reserved: this is a safety net */
     if (len > x->bounce_bytes) {
         void *p = realloc(x->bounce, len);
         if (NULL == p) {
-            return OMPI_ERR_OUT_OF_RESOURCE;
+            return MPI_ERR_NO_MEM;
         }
         x->bounce = p;
         x->bounce_bytes = len;
@@ -101,5 +106,12 @@ int mca_coll_scc_xport_pml_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     x->cma = false;
     x->yield = SCC_YIELD_WHEN_IDLE();
     x->spin = 1;
+    /* reductions receive a block (at most a slot) here: reserved now, so that no call
+       allocates it (the caller agrees on the result) */
+    x->bounce = malloc(x->slot_size);
+    if (NULL == x->bounce || mca_coll_scc_fault(m, "pml")) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    x->bounce_bytes = x->slot_size;
     return OMPI_SUCCESS;
 }

@@ -1,6 +1,7 @@
 /* coll_scc_xport_shm.c: shared-memory segments private to the job, and the generic shm
  * transport on them. */
 #include "coll_scc.h"
+#include "coll_scc_agree.h"
 #include "coll_scc_xport.h"
 #include "coll_scc_sched.h"
 
@@ -117,6 +118,10 @@ static int scc_segment_try(mca_coll_scc_module_t *m, struct ompi_communicator_t 
         }
     }
 #endif
+    if (ok && mca_coll_scc_fault(m, "segment")) {
+        errno = ENOMEM;
+        ok = 0;
+    }
     if (!ok && !quiet) {
         mca_coll_scc_show_help("shm-attach-failed", what, where, bytes,
                                strerror(errno ? errno : EINVAL), SCC_COMM_CID(comm),
@@ -166,17 +171,12 @@ void mca_coll_scc_segment_detach(void *base, size_t bytes)
 
 /* ------------------------------------------------------------ the shm transport */
 
-typedef struct scc_shm_backing {
-    void *base;
-    size_t bytes;
-} scc_shm_backing_t;
-
+/* The backing is the segment itself, regions of region_size bytes one after the other:
+ * nothing to allocate, so nothing can fail on one member before the segment's agreement. */
 static void scc_shm_detach(scc_xport_t *x)
 {
-    scc_shm_backing_t *b = x->backing;
-    if (NULL != b) {
-        mca_coll_scc_segment_detach(b->base, b->bytes);
-        free(b);
+    if (NULL != x->backing) {
+        mca_coll_scc_segment_detach(x->backing, x->region_size * (size_t) x->size);
         x->backing = NULL;
     }
 }
@@ -186,7 +186,7 @@ int mca_coll_scc_xport_shm_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
 {
     mca_coll_scc_component_t *cs = &mca_coll_scc_component;
     long page = sysconf(_SC_PAGESIZE);
-    scc_shm_backing_t *b;
+    void *base = NULL;
     int rc;
 
     x->kind = SCC_XPORT_SHM;
@@ -203,21 +203,16 @@ int mca_coll_scc_xport_shm_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     x->region_size = scc_region_ctrl_bytes(x->nslots) + x->nslots * x->slot_size;
     x->region_size = (x->region_size + page - 1) & ~(size_t) (page - 1);
 
-    b = calloc(1, sizeof(*b));
-    if (NULL == b) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
-    }
-    b->bytes = x->region_size * x->size;
-    rc = mca_coll_scc_segment_attach(m, comm, b->bytes, x->region_size * x->rank,
-                                     x->region_size, "shared-memory segment", &b->base);
+    rc = mca_coll_scc_segment_attach(m, comm, x->region_size * x->size,
+                                     x->region_size * x->rank, x->region_size,
+                                     "shared-memory segment", &base);
     if (OMPI_SUCCESS != rc) {
-        free(b);
         return rc;
     }
     for (int r = 0; r < x->size; ++r) {
-        x->region[r] = (char *) b->base + x->region_size * r;
+        x->region[r] = (char *) base + x->region_size * r;
     }
-    x->backing = b;
+    x->backing = base;
     x->detach = scc_shm_detach;
     return OMPI_SUCCESS;
 }

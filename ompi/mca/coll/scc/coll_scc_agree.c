@@ -1,0 +1,73 @@
+/* coll_scc_agree.c: decisions every member of a communicator takes alike -- agreements through
+ * the fallback module -- and the fault-injection hook (coll_scc_fail_setup) that tests them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll_scc.h"
+#include "coll_scc_agree.h"
+#include "coll_scc_xport.h"
+
+#include "opal/mca/base/mca_base_var.h"
+
+/* "<rank>:<step>,...": the steps that fail on purpose, and where */
+static char *scc_fail_setup = NULL;
+
+int mca_coll_scc_agree_register_params(void)
+{
+    scc_fail_setup = "";
+    (void) mca_base_component_var_register(&mca_coll_scc_component.super.collm_version,
+        "fail_setup",
+        "Testing only: a comma-separated list of <communicator rank>:<step>; that rank of every "
+        "communicator set up fails that step as if memory or a mapping were missing (steps: "
+        "topo, children, xport, mpb, device, claim, segment, buffers, cma, pml and plans at "
+        "setup, plan when a call needs a new plan).  Every member must then decline alike",
+        MCA_BASE_VAR_TYPE_STRING, NULL, 0, MCA_BASE_VAR_FLAG_INTERNAL, OPAL_INFO_LVL_9,
+        MCA_BASE_VAR_SCOPE_READONLY, &scc_fail_setup);
+    return OMPI_SUCCESS;
+}
+
+bool mca_coll_scc_fault(const mca_coll_scc_module_t *m, const char *step)
+{
+    const char *p = scc_fail_setup;
+    size_t len = strlen(step);
+
+    if (OPAL_LIKELY(NULL == p || '\0' == *p)) {
+        return false;
+    }
+    while (NULL != p && '\0' != *p) {
+        char *end;
+        long r = strtol(p, &end, 10);
+        if (end != p && ':' == *end && r == m->rank && 0 == strncmp(end + 1, step, len)
+            && (',' == end[1 + len] || '\0' == end[1 + len])) {
+            static int fired;   /* said once per process at verbose 1 (plans fail per call) */
+            SCC_VERBOSE(0 == __atomic_fetch_add(&fired, 1, __ATOMIC_RELAXED) ? 1 : 3,
+                        "coll:scc: comm %u (%s) size %d: rank %d: %s fails here "
+                        "(coll_scc_fail_setup)", m->cid, m->name, m->size, m->rank, step);
+            return true;
+        }
+        p = strchr(p, ',');
+        p = NULL != p ? p + 1 : NULL;
+    }
+    return false;
+}
+
+int mca_coll_scc_agree(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, int mine)
+{
+    int all = 0;
+    if (OMPI_SUCCESS != m->prev_allreduce.fn(&mine, &all, 1, MPI_INT, MPI_MIN, comm,
+                                             m->prev_allreduce.module)) {
+        return 0;
+    }
+    return all;
+}
+
+unsigned mca_coll_scc_agree_mask(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
+                                 unsigned mine)
+{
+    unsigned all = 0;
+    if (OMPI_SUCCESS != m->prev_allreduce.fn(&mine, &all, 1, MPI_UNSIGNED, MPI_BAND, comm,
+                                             m->prev_allreduce.module)) {
+        return 0;
+    }
+    return all;
+}

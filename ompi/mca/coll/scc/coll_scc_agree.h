@@ -1,0 +1,24 @@
+/* coll_scc_agree.h: decisions every member of a communicator takes alike, and the
+ * fault-injection hook that tests them (coll_scc_fail_setup). */
+#ifndef MCA_COLL_SCC_AGREE_H
+#define MCA_COLL_SCC_AGREE_H
+
+#include "coll_scc.h"
+
+BEGIN_C_DECLS
+
+/* All members agree on a set of flags: the bitwise AND over the communicator (0 on error).
+ * (mca_coll_scc_agree, coll_scc_xport.h, agrees on one flag: the minimum.) */
+unsigned mca_coll_scc_agree_mask(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
+                                 unsigned mine);
+
+/* True when coll_scc_fail_setup names this rank of m's communicator and step: the caller
+ * then fails that step here, as an allocation or a mapping would.  Testing only: an empty
+ * parameter costs one compare, and setup and plan making are the only callers. */
+bool mca_coll_scc_fault(const mca_coll_scc_module_t *m, const char *step);
+
+int mca_coll_scc_agree_register_params(void);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_SCC_AGREE_H */

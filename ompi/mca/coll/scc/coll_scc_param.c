@@ -1,0 +1,135 @@
+/* coll_scc_param.c: the rules of the component's numeric MCA parameters, as pure functions. */
+#include "coll_scc_param.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Why slot counts are multiples of 4: the schedules are proved deadlock-free (the unit tests
+ * replay every one) with a window of 4 messages per sender, message t in slot t % 4; with a
+ * multiple of 4 slots, messages that share a slot share it in that proof too. */
+#define SCC_WHY_NSLOTS "the schedules are proved deadlock-free for multiples of 4 slots"
+
+const scc_param_rule_t scc_param_rules[SCC_PARAM_COUNT] = {
+    /* rounds of the dissemination barrier: 0 is all peers in one round */
+    [SCC_PARAM_BARRIER_RADIX] = { "coll_scc_barrier_radix", 0, 1 << 20, 0, 1, NULL },
+    /* a DOPL part (chunks blocks) travels in one slot (64 bytes at least): blocks of 1+ */
+    [SCC_PARAM_DOPL_CHUNKS] = { "coll_scc_dopl_chunks", 1, 64, 1, 1, NULL },
+    /* 0 keeps slot-sized blocks; a single-copy block below a page costs a system call for
+       next to nothing */
+    [SCC_PARAM_CMA_BLOCK] = { "coll_scc_cma_block", 4096, 1 << 30, 0, 1, NULL },
+    /* a line at least (what does not fit a slot goes in pieces, single-copy or to the
+       fallback); a slot larger than 64 MB only makes the segment too large to create */
+    [SCC_PARAM_SHM_SLOT_SIZE] = { "coll_scc_shm_slot_size", 64, 1 << 26, 64, 64,
+                                  "slots start on cache lines of 64 bytes" },
+    /* at least the 4 messages of the schedules' window; 64: a bit per slot in a word */
+    [SCC_PARAM_SHM_NSLOTS] = { "coll_scc_shm_nslots", 4, 64, 4, 4, SCC_WHY_NSLOTS },
+    /* 4 KB holds 4 slots and their control; the SCC has 8 KB per core */
+    [SCC_PARAM_MPB_CORE_SIZE] = { "coll_scc_mpb_core_size", 4096, 1 << 20, 4096, 32,
+                                  "the SCC's buffers are written in lines of 32 bytes" },
+    [SCC_PARAM_MPB_NSLOTS] = { "coll_scc_mpb_nslots", 4, 64, 4, 4, SCC_WHY_NSLOTS },
+    /* 0 and 1 both progress at the first unanswered poll */
+    [SCC_PARAM_SPIN] = { "coll_scc_spin", 0, 1 << 24, 0, 1, NULL },
+    /* 0: pieces of a whole slot; pieces are a line at least, and at most a slot (applied
+       per transport, whose slot sizes differ) */
+    [SCC_PARAM_PIPE_SIZE] = { "coll_scc_pipe_size", 64, 1 << 26, 0, 1, NULL },
+    /* -1 where it works, 0 never, 1 required */
+    [SCC_PARAM_CMA] = { "coll_scc_cma", -1, 1, -1, 1, NULL },
+    /* -1 auto, 0 never, else bytes */
+    [SCC_PARAM_CMA_MIN] = { "coll_scc_cma_min", -1, INT_MAX, -1, 1, NULL },
+    /* 0 never, else bytes: below a page a read per peer costs more than it moves (and
+       the direct reductions' single-copy path failed on vectors shorter than the ranks) */
+    [SCC_PARAM_CMA_REDUCE_MIN] = { "coll_scc_cma_reduce_min", 4096, INT_MAX, 0, 1, NULL },
+};
+
+long scc_param_fix(const scc_param_rule_t *r, long v, char *why, size_t len)
+{
+    long fixed = v;
+
+    if (len > 0) {
+        why[0] = '\0';
+    }
+    if (v == r->keep) {
+        return v;
+    }
+    if (v < r->keep) {
+        fixed = r->keep;
+        snprintf(why, len, "below the least value, %ld", r->keep);
+    } else if (v < r->lo) {
+        /* between the value with a meaning of its own and the range */
+        fixed = r->lo;
+        snprintf(why, len, "neither %ld nor %ld or more", r->keep, r->lo);
+    } else if (v > r->hi) {
+        fixed = r->hi;
+        snprintf(why, len, "above the largest value, %ld", r->hi);
+    } else if (r->multiple > 1 && 0 != v % r->multiple) {
+        fixed = v / r->multiple * r->multiple;
+        snprintf(why, len, "not a multiple of %ld (%s)", r->multiple, r->why);
+    }
+    return fixed;
+}
+
+int scc_param_mpb_nslots(long core_size, int nslots, size_t ctrl_base, size_t ctrl_per_slot,
+                         size_t min_slot)
+{
+    int n = nslots / 4 * 4;
+
+    while (n > 4 && (size_t) core_size < ctrl_base + (size_t) n * (ctrl_per_slot + min_slot)) {
+        n -= 4;
+    }
+    return n < 4 ? 4 : n;
+}
+
+int scc_param_fanout(const char *spec, int *fanout, int maxlevels, int maxfan, char *why,
+                     size_t len)
+{
+    const char *p = spec;
+    int n = 0, clamped = 0, dropped = 0;
+
+    if (len > 0) {
+        why[0] = '\0';
+    }
+    if (NULL == spec || '\0' == spec[0] || 0 == strcmp(spec, "auto")) {
+        return 0;
+    }
+    for (;;) {
+        char *end;
+        long k;
+
+        errno = 0;
+        k = strtol(p, &end, 10);
+        if (end == p || k < 1 || (',' != *end && '\0' != *end)) {
+            snprintf(why, len, "not a list of positive fan-outs such as \"4,4,3\"; the "
+                     "automatic shapes are used");
+            return 0;
+        }
+        if (ERANGE == errno || k > maxfan) {
+            k = maxfan;
+            clamped = 1;
+        }
+        if (n < maxlevels) {
+            fanout[n++] = (int) k;
+        } else {
+            dropped = 1;
+        }
+        if ('\0' == *end) {
+            break;
+        }
+        p = end + 1;
+    }
+    if (clamped || dropped) {
+        char c[96] = "", d[96] = "";
+        if (clamped) {
+            snprintf(c, sizeof(c), "a fan-out above %d (the children a tree node holds) "
+                     "becomes %d", maxfan, maxfan);
+        }
+        if (dropped) {
+            snprintf(d, sizeof(d), "levels beyond the %d-th are dropped (deeper levels "
+                     "repeat the last)", maxlevels);
+        }
+        snprintf(why, len, "%s%s%s", c, clamped && dropped ? "; " : "", d);
+    }
+    return n;
+}

@@ -59,7 +59,8 @@ check_expect() {
 
 # SCC_TEST_NP (a list of process counts, e.g. "2 3 4" for the sanitizer build): the loop
 # below runs those counts only, and every other case runs at its own count or the list's
-# largest, whichever is smaller, so that every kind of case still runs.
+# largest, whichever is smaller, so that every kind of case still runs.  SCC_TEST_MAXBYTES:
+# no message larger (scc_matrix -m; a case's own -m comes after it and wins).
 np_max=0
 for n in ${SCC_TEST_NP:-}; do [ "$n" -gt "$np_max" ] && np_max=$n; done
 
@@ -74,7 +75,7 @@ matrix_case() {
     [ "${1:-}" = "--" ] && shift
     log="$SCC_LOGDIR/matrix-$name.log"
     # shellcheck disable=SC2086
-    scc_run "$log" "$np" $opts -- "$prog" "$@"
+    scc_run "$log" "$np" $opts -- "$prog" ${SCC_TEST_MAXBYTES:+-m "$SCC_TEST_MAXBYTES"} "$@"
     rc=$?
     if [ "$np" -gt 1 ]; then
         scc_selected "$log" "$np" MPI_COMM_WORLD && check_expect "$log" "$np" > "$log.expect"

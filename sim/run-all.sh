@@ -40,8 +40,11 @@ echo "run-all.sh: root placement (roots.md)"
 "$sim" -p "$conf" -o "$out" roots
 echo "run-all.sh: scale (scale.md, thresholds.md)"
 "$sim" -p "$conf" -o "$out" scale 32
-echo "run-all.sh: scale, links held for the flits only (scale_flit.md, thresholds_flit.md)"
-"$sim" -p "$conf" -s link_hold=0 -o "$out" scale 32 _flit
+# the named variants, each with its own DOPL fit (written by pichler above)
+echo "run-all.sh: scale, links held for whole transfers (scale_transfer.md, thresholds_transfer.md)"
+"$sim" -p "$out/scc-fitted-transfer.conf" -o "$out" scale 32 _transfer
+echo "run-all.sh: scale at 48 ranks, core 533 / mesh 800 MHz (scale_mesh800.md, thresholds_mesh800.md)"
+"$sim" -p "$out/scc-fitted-mesh800.conf" -o "$out" scale 6 _mesh800
 
 for g in "$here"/plot/*.gp; do
     gnuplot -e "dir='$out'" "$g"

@@ -436,11 +436,10 @@ static int run_engine(const scc_sim_params_t *p, const scc_sim_case_t *c, const 
 {
     scc_sim_job_t job;
     scc_sim_result_t res;
-    double miss = scc_sim_miss(p, footprint);
     int rc;
 
     for (int r = 0; r < S->n; ++r) {
-        S->progs[r].miss = miss;
+        S->progs[r].footprint = footprint;
     }
     job.n = S->n;
     job.X = g->mesh.X;

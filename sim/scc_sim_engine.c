@@ -1,4 +1,4 @@
-/* scc_sim_engine.c: discrete-event replay of step lists: puts, flags, gets, links, MPB ports, windows. */
+/* scc_sim_engine.c: discrete-event replay of step lists: puts, flags, gets, private memory, links, MPB ports, windows. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,7 @@ typedef struct msg {
     double t_cons;       /* every reader done and its acknowledgement seen by the sender */
     double t_send_end;   /* streamed message: sender's last put done */
     double bytes;
+    double rd_b;         /* the sender's private read misses, ns per byte of the message */
     int32_t left;        /* readers still to read; -1 while unpublished */
     int32_t waiters;     /* first reader waiting for publication (chained by rank.next_wait) */
     int32_t cons_waiter; /* the sender, when it waits for this message to be consumed */
@@ -49,7 +50,9 @@ typedef struct engine {
     long nheap, capheap;
     uint64_t seq;
     double *link_free, *link_busy, *port_free;
-    int *route;
+    double *mem_free;    /* n: when each rank's private-memory path is free */
+    scc_sim_cache_t *cache; /* n: the state of each rank's buffers */
+    int *route, *back;   /* a get's route (data) and its way back (requests) */
 } engine_t;
 
 uint64_t scc_sim_step_hash(uint64_t h, const scc_step_t *st, const uint32_t *list, long list_len)
@@ -77,31 +80,59 @@ static double block_bytes(const scc_sim_job_t *job, uint64_t b)
     return hi > lo ? hi - lo : 0.0;
 }
 
+/* Block i of the step (a list entry or block + i); -1 past the list. */
+static int64_t step_block(const scc_sim_prog_t *prog, const scc_step_t *st, uint32_t i)
+{
+    long k = (long) st->block + i;
+    if (!(st->flags & SCC_STEP_F_LIST)) {
+        return k;
+    }
+    return k < prog->list_len ? (int64_t) prog->list[k] : -1;
+}
+
 double scc_sim_step_bytes(const scc_sim_job_t *job, const scc_sim_prog_t *prog, const scc_step_t *st)
 {
     double bytes = 0.0;
+    for (uint32_t i = 0; i < st->nblocks; ++i) {
+        int64_t b = step_block(prog, st, i);
+        bytes += b >= 0 ? block_bytes(job, (uint64_t) b) : 0.0;
+    }
+    return bytes;
+}
 
-    if (st->flags & SCC_STEP_F_LIST) {
+/* ---------------------------------------------------------------- private memory */
+
+/* Bytes of the step's private-memory accesses that miss the cache, touching
+ * its blocks in order (the state moves on). */
+static double step_missed(engine_t *e, int r, const scc_step_t *st, int pass, double bytes)
+{
+    const scc_sim_job_t *job = e->job;
+    const scc_sim_prog_t *prog = &job->progs[r];
+    double missed = 0.0;
+
+    if (lrint(e->p->cache_model) != SCC_SIM_CACHE_STATE) {
+        missed = bytes * scc_sim_miss(e->p, prog->footprint);
+    } else {
         for (uint32_t i = 0; i < st->nblocks; ++i) {
-            long k = (long) st->block + i;
-            if (k < prog->list_len) {
-                bytes += block_bytes(job, prog->list[k]);
+            int64_t b = step_block(prog, st, i);
+            if (b >= 0) {
+                missed += scc_sim_cache_touch(&e->cache[r], ((uint64_t) pass << 32) | (uint64_t) b,
+                                              block_bytes(job, (uint64_t) b));
             }
         }
-        return bytes;
     }
-    if (st->nblocks == 0) {
-        return 0.0;
+    e->res->missed += missed;
+    return missed;
+}
+
+/* How a copy of rank r overlaps its private-memory misses (scc_sim_private_done). */
+static int overlap_of(const engine_t *e, int is_get)
+{
+    int ov = (int) lrint(e->p->mem_overlap);
+    if (lrint(e->p->sync) == SCC_SIM_SYNC_BLOCKING || ov <= 0) {
+        return SCC_SIM_OVERLAP_NONE;
     }
-    /* consecutive blocks: [block*bs, min((block+nblocks)*bs, total)) */
-    {
-        double lo = (double) st->block * job->block_bytes;
-        double hi = lo + (double) st->nblocks * job->block_bytes;
-        if (hi > job->total_bytes) {
-            hi = job->total_bytes;
-        }
-        return hi > lo ? hi - lo : 0.0;
-    }
+    return ov >= 2 && is_get ? SCC_SIM_OVERLAP_DRAIN : SCC_SIM_OVERLAP_COPY;
 }
 
 /* ---------------------------------------------------------------- event heap */
@@ -184,7 +215,7 @@ static void consumed(engine_t *e, msg_t *m)
 
 /* ---------------------------------------------------------------- one rank */
 
-static void run_send(engine_t *e, int r, const scc_step_t *st, double t)
+static void run_send(engine_t *e, int r, const scc_step_t *st, double t, int pass)
 {
     const scc_sim_params_t *p = e->p;
     const scc_sim_job_t *job = e->job;
@@ -192,7 +223,7 @@ static void run_send(engine_t *e, int r, const scc_step_t *st, double t)
     rank_t *R = &e->ranks[r];
     msg_t *m = &R->msgs[R->nsent];
     double bytes = scc_sim_step_bytes(job, prog, st);
-    double first, start;
+    double first, start, de, rd;
     int sync = (int) lrint(p->sync);
 
     /* the transport holds `window` messages per sender, in slots: tag t waits
@@ -212,14 +243,24 @@ static void run_send(engine_t *e, int r, const scc_step_t *st, double t)
     m->bytes = bytes;
     m->stream = bytes > e->slot;
     first = m->stream ? e->slot : bytes;
+    /* reading the message from private memory: its misses per byte, for each piece */
+    rd = scc_sim_mem_ns(p, step_missed(e, r, st, pass, bytes));
+    m->rd_b = bytes > 0 ? rd / bytes : 0.0;
     start = t;
-    if (e->port_free[prog->tile] > start) {
+    if (lrint(p->port_hold) == SCC_SIM_HOLD_TRANSFER && e->port_free[prog->tile] > start) {
         e->res->port_wait += e->port_free[prog->tile] - start;
         start = e->port_free[prog->tile];
     }
-    m->t_pub = start + scc_sim_put_ns(p, first, prog->miss);
-    e->port_free[prog->tile] = lrint(p->port_hold) == SCC_SIM_HOLD_TRANSFER
-                                   ? m->t_pub : start + scc_sim_port_ns(p, first);
+    de = start + scc_sim_put_ns(p, first);
+    if (lrint(p->port_hold) == SCC_SIM_HOLD_LINE) {
+        de = scc_sim_line_share(&e->port_free[prog->tile], start + p->o_put, de,
+                                scc_sim_port_ns(p, first));
+    }
+    m->t_pub = scc_sim_private_done(&e->mem_free[r], start + p->o_put, de, m->rd_b * first,
+                                    overlap_of(e, 0));
+    if (lrint(p->port_hold) == SCC_SIM_HOLD_TRANSFER) {
+        e->port_free[prog->tile] = m->t_pub;
+    }
     m->t_cons = m->t_pub;
     m->t_send_end = m->t_pub;
     m->left = st->nreaders;
@@ -261,17 +302,11 @@ static void run_recv(engine_t *e, int r, const scc_step_t *st, double t, int pas
     rank_t *R = &e->ranks[r];
     int peer = st->peer;
     msg_t *m;
-    int h, nl;
-    double start, end, tv;
+    int h, nl, nb, stile, ov, hold_links;
+    double start, ds, end, tv, flag, mem;
     int reduce = st->kind == SCC_STEP_RECV_REDUCE;
 
-    if (peer < 0 || peer >= job->n) {
-        fprintf(stderr, "scc_sim: rank %d receives from bad peer %d\n", r, peer);
-        e->res->error = 1;
-        R->done = 1;
-        return;
-    }
-    m = find_msg(e, peer, st->tag, pass);
+    m = peer >= 0 && peer < job->n ? find_msg(e, peer, st->tag, pass) : NULL;
     if (NULL == m) {
         fprintf(stderr, "scc_sim: rank %d waits for (%d, tag %u) that is never sent\n", r, peer,
                 st->tag);
@@ -284,8 +319,10 @@ static void run_recv(engine_t *e, int r, const scc_step_t *st, double t, int pas
         m->waiters = r;
         return;
     }
-    h = scc_sim_hops(job->X, job->progs[peer].tile, prog->tile);
-    tv = m->t_pub + scc_sim_flag_ns(p, h);
+    stile = job->progs[peer].tile;
+    h = scc_sim_hops(job->X, stile, prog->tile);
+    flag = scc_sim_flag_ns(p, h);
+    tv = m->t_pub + flag;
     if (tv > t) {
         push(e, r, tv);
         return;
@@ -299,57 +336,65 @@ static void run_recv(engine_t *e, int r, const scc_step_t *st, double t, int pas
     }
 
     /* The reader's overhead first; then the data flows from the sender's MPB
-     * to this core along the X-Y route, once the MPB port and the links serve
-     * it.  Transfer hold: the links stay with it until its data is in. */
-    {
-        int stile = job->progs[peer].tile;
-        double s0;
-        start = t + p->o_get;
-        s0 = start;
-        if (e->port_free[stile] > start) {
-            start = e->port_free[stile];
-        }
-        e->res->port_wait += start - s0;
-        nl = scc_sim_route(job->X, stile, prog->tile, e->route);
-        s0 = start;
+     * to this core along the X-Y route (requests go the other way, X-Y too).
+     * Held per transfer, a port or link is waited for and kept until the get
+     * is done; held per line, the lines interleave (scc_sim_line_shares). */
+    hold_links = lrint(p->link_hold) == SCC_SIM_HOLD_TRANSFER;
+    nl = scc_sim_route(job->X, stile, prog->tile, e->route);
+    nb = scc_sim_route(job->X, prog->tile, stile, e->back);
+    ds = t + p->o_get;
+    if (lrint(p->port_hold) == SCC_SIM_HOLD_TRANSFER && e->port_free[stile] > ds) {
+        e->res->port_wait += e->port_free[stile] - ds;
+        ds = e->port_free[stile];
+    }
+    if (hold_links) {
+        double s0 = ds;
         for (int i = 0; i < nl; ++i) {
-            if (e->link_free[e->route[i]] > start) {
-                start = e->link_free[e->route[i]];
+            if (e->link_free[e->route[i]] > ds) {
+                ds = e->link_free[e->route[i]];
             }
         }
-        e->res->link_wait += start - s0;
-        e->port_free[stile] = start + scc_sim_port_ns(p, m->bytes);
-        start -= p->o_get;  /* the get's cost functions include the overhead */
+        e->res->link_wait += ds - s0;
     }
+    start = ds - p->o_get;  /* the get's cost functions include the overhead */
 
+    /* writing into private memory (a reduction reads its operand there too) */
+    mem = scc_sim_mem_ns(p, step_missed(e, r, st, pass, m->bytes));
+    ov = overlap_of(e, !reduce);
     if (!m->stream) {
-        end = start + scc_sim_get_ns(p, m->bytes, h, prog->miss, reduce);
+        double de = scc_sim_line_shares(p, &e->port_free[stile], e->link_free, e->link_busy, e->route,
+                                        nl, e->back, nb, ds,
+                                        start + scc_sim_get_ns(p, m->bytes, h, reduce), m->bytes);
+        end = scc_sim_private_done(&e->mem_free[r], ds, de, mem, ov);
         e->res->pieces++;
-        if (end + scc_sim_flag_ns(p, h) > m->t_cons) {
-            m->t_cons = end + scc_sim_flag_ns(p, h);
+        if (end + flag > m->t_cons) {
+            m->t_cons = end + flag;
         }
     } else {
         /* the sender puts piece i once piece i-window is consumed; the reader
          * gets piece i once it is put and flagged */
-        const scc_sim_prog_t *sp = &job->progs[peer];
         long np = (long) ceil(m->bytes / e->slot);
         int w = e->window > 0 ? e->window : 1;
         double *cons = calloc((size_t) w, sizeof(double));
-        double put_end = m->t_pub, get_end = start, flag = scc_sim_flag_ns(p, h);
+        double put_end = m->t_pub, get_end = start;
         for (long i = 0; i < np; ++i) {
             double piece = (i == np - 1) ? m->bytes - e->slot * (double) (np - 1) : e->slot;
-            double gs;
+            double gs, de;
             if (i > 0) {
                 double ps = put_end;
                 if (i >= w && cons[i % w] > ps) {
                     ps = cons[i % w];
                 }
-                put_end = ps + scc_sim_put_ns(p, piece, sp->miss);
+                put_end = ps + p->o_put + scc_sim_overlap_ns(scc_sim_put_ns(p, piece) - p->o_put,
+                                                             m->rd_b * piece, overlap_of(e, 0));
                 gs = put_end + flag > get_end ? put_end + flag : get_end;
             } else {
                 gs = start;
             }
-            get_end = gs + scc_sim_get_ns(p, piece, h, prog->miss, reduce);
+            de = scc_sim_line_shares(p, &e->port_free[stile], e->link_free, e->link_busy, e->route, nl,
+                                     e->back, nb, gs + p->o_get,
+                                     gs + scc_sim_get_ns(p, piece, h, reduce), piece);
+            get_end = scc_sim_private_done(&e->mem_free[r], gs + p->o_get, de, mem * piece / m->bytes, ov);
             cons[i % w] = get_end + flag;
         }
         free(cons);
@@ -362,16 +407,14 @@ static void run_recv(engine_t *e, int r, const scc_step_t *st, double t, int pas
             m->t_cons = end + flag;
         }
     }
-    {
-        double ds = start + p->o_get;
-        double until = (lrint(p->link_hold) == SCC_SIM_HOLD_TRANSFER) ? end : ds + scc_sim_link_ns(p, m->bytes);
+    if (hold_links) {
         for (int i = 0; i < nl; ++i) {
-            e->link_free[e->route[i]] = until;
-            e->link_busy[e->route[i]] += until - ds;
+            e->link_free[e->route[i]] = end;
+            e->link_busy[e->route[i]] += end - ds;
         }
-        if (lrint(p->port_hold) == SCC_SIM_HOLD_TRANSFER) {
-            e->port_free[job->progs[peer].tile] = end;
-        }
+    }
+    if (lrint(p->port_hold) == SCC_SIM_HOLD_TRANSFER) {
+        e->port_free[stile] = end;
     }
     e->res->gets++;
     e->res->bytes += m->bytes;
@@ -400,8 +443,9 @@ static void advance(engine_t *e, int r, double t)
     }
     R->t = t;
     if (R->pc >= total) {
+        /* done once the last private writes are out */
         R->done = 1;
-        e->res->t_end[r] = R->t;
+        e->res->t_end[r] = R->t > e->mem_free[r] ? R->t : e->mem_free[r];
         return;
     }
     st = &prog->steps[R->pc % prog->nsteps];
@@ -409,7 +453,7 @@ static void advance(engine_t *e, int r, double t)
     {
         long pc0 = R->pc;
         if (SCC_STEP_SEND == st->kind) {
-            run_send(e, r, st, t);
+            run_send(e, r, st, t, pass);
         } else if (SCC_STEP_RECV == st->kind || SCC_STEP_RECV_REDUCE == st->kind) {
             run_recv(e, r, st, t, pass);
         } else {
@@ -492,15 +536,19 @@ int scc_sim_engine_run(const scc_sim_params_t *p, const scc_sim_job_t *job, scc_
     e.link_free = calloc((size_t) ntiles * 4, sizeof(double));
     e.link_busy = calloc((size_t) ntiles * 4, sizeof(double));
     e.port_free = calloc((size_t) ntiles, sizeof(double));
+    e.mem_free = calloc((size_t) n, sizeof(double));
+    e.cache = calloc((size_t) n, sizeof(scc_sim_cache_t));
     e.route = malloc(sizeof(int) * (job->X + job->Y + 2));
+    e.back = malloc(sizeof(int) * (job->X + job->Y + 2));
     if (!res->t_end || !res->hash || !res->executed || !e.ranks || !e.link_free || !e.link_busy
-        || !e.port_free || !e.route) {
+        || !e.port_free || !e.mem_free || !e.cache || !e.route || !e.back) {
         res->error = 1;
         rc = -1;
         goto out;
     }
     for (int r = 0; r < n; ++r) {
         res->hash[r] = SCC_SIM_HASH0;
+        scc_sim_cache_init(&e.cache[r], p, job->progs[r].footprint);
     }
     for (int r = 0; r < n; ++r) {
         if (0 != setup_rank(&e, r)) {
@@ -550,6 +598,14 @@ out:
             free(e.ranks[r].slot_last);
         }
     }
+    if (e.cache) {
+        for (int r = 0; r < n; ++r) {
+            scc_sim_cache_free(&e.cache[r]);
+        }
+    }
+    free(e.cache);
+    free(e.mem_free);
+    free(e.back);
     free(e.ranks);
     free(e.heap);
     free(e.link_free);

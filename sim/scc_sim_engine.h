@@ -14,7 +14,7 @@ typedef struct scc_sim_prog {
     const uint32_t *list;      /* block list of SCC_STEP_F_LIST steps */
     long list_len;
     int tile;                  /* where the rank sits */
-    double miss;               /* private-memory miss fraction (scc_sim_miss) */
+    double footprint;          /* private bytes the rank touches in the call (cache model) */
 } scc_sim_prog_t;
 
 typedef struct scc_sim_job {
@@ -39,6 +39,7 @@ typedef struct scc_sim_result {
     double link_busy_max;      /* ns the busiest link was held */
     double link_wait;          /* ns transfers waited for links */
     double port_wait;          /* ns transfers waited for MPB ports */
+    double missed;             /* private-memory bytes that missed the cache */
 } scc_sim_result_t;
 
 /* Runs the job.  Returns 0 when every rank finished and no rule was broken. */

@@ -144,7 +144,7 @@ static double get_storm(const scc_sim_params_t *p, int active, int pattern, doub
     scc_sim_prog_t *progs = calloc((size_t) n, sizeof(scc_sim_prog_t));
     scc_sim_job_t job;
     scc_sim_result_t res;
-    double sum = 0, put = scc_sim_put_ns(p, bytes, 0);
+    double sum = 0, put = scc_sim_put_ns(p, bytes);
     int cnt = 0;
 
     for (int r = 0; r < n; ++r) {
@@ -175,7 +175,7 @@ static double get_storm(const scc_sim_params_t *p, int active, int pattern, doub
         for (int r = 0; r < n; ++r) {
             if (progs[r].nsteps) {
                 int h = scc_sim_hops(X, progs[steps[2 * r + 1].peer].tile, progs[r].tile);
-                double alone = put + scc_sim_flag_ns(p, h) + scc_sim_get_ns(p, bytes, h, 0, 0);
+                double alone = put + scc_sim_flag_ns(p, h) + scc_sim_get_ns(p, bytes, h, 0);
                 sum += res.t_end[r] - alone;
                 cnt++;
             }
@@ -195,8 +195,9 @@ static void contention_check(FILE *f, const scc_sim_params_t *p)
     fprintf(f, "Patil measured every core getting from a remote MPB at once: \"an increase of 1200 cycles\n"
                "per core when number of cores communicating increase from 2 to 48\" (800 MHz cycles; the\n"
                "message size is not given). The model's mean contention delay of a get, in core cycles,\n"
-               "between 2 and 48 cores taking part, for two partner patterns and the two readings of \"a link serves one transfer at a time\":\n\n");
-    fprintf(f, "| get size | partner | links held for the flits | links held for the transfer |\n");
+               "between 2 and 48 cores taking part, for two partner patterns and two readings of the\n"
+               "links: per line packet (the preset) and held for a whole transfer (the old reading):\n\n");
+    fprintf(f, "| get size | partner | links per line packet | links held for the transfer |\n");
     fprintf(f, "|---|---|---|---|\n");
     for (int i = 0; i < 3; ++i) {
         for (int pat = 0; pat < 2; ++pat) {

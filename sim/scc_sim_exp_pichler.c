@@ -1,4 +1,4 @@
-/* scc_sim_exp_pichler.c: seeds/000's Cube and DOPL tuning tables on the model, the calibration, and the Cube question. */
+/* scc_sim_exp_pichler.c: seeds/000's Cube and DOPL tuning tables on the model: calibration with provenance, the Cube study, clocks. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,27 +174,38 @@ static double dopl_cost(const double *x, void *arg)
     return t.failed ? 1e9 : e;
 }
 
-static double rms_log(const double m[][NS], const double (*meas)[NS], int rows)
+/* Errors of a model table against the thesis's cells: rms of the log error,
+ * the range of the relative error, how many cells lie within +-25%. */
+typedef struct errs {
+    double rms, lo, hi;
+    int n, in25;
+} errs_t;
+
+static errs_t errs_of(const double m[][NS], const double (*meas)[NS], int rows)
 {
-    double e = 0;
-    int k = 0;
+    errs_t r = { 0, INFINITY, -INFINITY, 0, 0 };
     for (int i = 0; i < rows; ++i) {
         for (int s = 0; s < NS; ++s) {
             if (!isnan(meas[i][s])) {
-                double l = log(m[i][s] / meas[i][s]);
-                e += l * l;
-                k++;
+                double l = log(m[i][s] / meas[i][s]), d = m[i][s] / meas[i][s] - 1;
+                r.rms += l * l;
+                r.lo = fmin(r.lo, d);
+                r.hi = fmax(r.hi, d);
+                r.in25 += fabs(d) <= 0.25;
+                r.n++;
             }
         }
     }
-    return k ? sqrt(e / k) : 0;
+    r.rms = r.n ? sqrt(r.rms / r.n) : 0;
+    return r;
 }
 
 /* Fits the DOPL costs of p (in place); returns the rms log error.  The error
- * surface has several minima: the fit starts from p's costs and from a fixed
- * neutral point, restarts each simplex until a restart gains nothing, and
- * keeps the better.  Inside the fit runs are extrapolated beyond FIT_MAX_BLOCKS. */
-static double fit_dopl(scc_sim_params_t *p, int *evals)
+ * surface has several minima: the fit starts from p's costs and (starts = 2)
+ * from a fixed neutral point, restarts each simplex until a restart gains
+ * nothing, and keeps the better.  Inside the fit runs are extrapolated beyond
+ * FIT_MAX_BLOCKS. */
+static double fit_dopl(scc_sim_params_t *p, int starts, int *evals)
 {
     static const double neutral[4] = { 3000, 6.0, 8.0, 135000 };  /* o, g, mem, cache */
     double best[4], ebest = INFINITY;
@@ -202,7 +213,7 @@ static double fit_dopl(scc_sim_params_t *p, int *evals)
 
     a.base = *p;
     a.evals = 0;
-    for (int start = 0; start < 2; ++start) {
+    for (int start = 0; start < starts; ++start) {
         double x[4], step[4] = { 0.3, 0.3, 0.3, 0.3 }, e;
         x[0] = log(start ? neutral[0] : p->o_put + p->o_get);
         x[1] = log(start ? neutral[1] : p->put_ns_b + p->get_ns_b);
@@ -229,40 +240,28 @@ static double fit_dopl(scc_sim_params_t *p, int *evals)
 
 /* ---------------------------------------------------------------- report */
 
-static void write_dopl(FILE *f, const table_t *t)
+static void write_table(FILE *f, const double m[][NS], const double (*meas)[NS], const int *blk,
+                        int rows, const char *what)
 {
     char b1[32], b2[32], b3[32];
-    fprintf(f, "| chunk (B) | 50 kB thesis | model | err | 190 kB thesis | model | err | 1.9 MB thesis | model | err |\n");
+    errs_t e = errs_of(m, meas, rows);
+    fprintf(f, "| %s (B) | 50 kB thesis | model | err | 190 kB thesis | model | err | 1.9 MB thesis | model | err |\n", what);
     fprintf(f, "|---|---|---|---|---|---|---|---|---|---|\n");
-    for (int i = 0; i < ND; ++i) {
-        fprintf(f, "| %d |", dopl_pipe[i]);
+    for (int i = 0; i < rows; ++i) {
+        fprintf(f, "| %d |", blk[i]);
         for (int s = 0; s < NS; ++s) {
-            fprintf(f, " %s | %s | %s |", scc_sim_fmt_time(dopl_meas[i][s] * 1e9, b1, sizeof(b1)),
-                    scc_sim_fmt_time(t->dopl[i][s] * 1e9, b2, sizeof(b2)),
-                    scc_sim_fmt_err(t->dopl[i][s], dopl_meas[i][s], b3, sizeof(b3)));
-        }
-        fprintf(f, "\n");
-    }
-}
-
-static void write_cube(FILE *f, const table_t *t)
-{
-    char b1[32], b2[32], b3[32];
-    fprintf(f, "| block (B) | 50 kB thesis | model | err | 190 kB thesis | model | err | 1.9 MB thesis | model | err |\n");
-    fprintf(f, "|---|---|---|---|---|---|---|---|---|---|\n");
-    for (int i = 0; i < NC; ++i) {
-        fprintf(f, "| %d |", cube_part[i]);
-        for (int s = 0; s < NS; ++s) {
-            if (isnan(cube_meas[i][s])) {
+            if (isnan(meas[i][s])) {
                 fprintf(f, " X | | |");
                 continue;
             }
-            fprintf(f, " %s | %s | %s |", scc_sim_fmt_time(cube_meas[i][s] * 1e9, b1, sizeof(b1)),
-                    scc_sim_fmt_time(t->cube[i][s] * 1e9, b2, sizeof(b2)),
-                    scc_sim_fmt_err(t->cube[i][s], cube_meas[i][s], b3, sizeof(b3)));
+            fprintf(f, " %s | %s | %s |", scc_sim_fmt_time(meas[i][s] * 1e9, b1, sizeof(b1)),
+                    scc_sim_fmt_time(m[i][s] * 1e9, b2, sizeof(b2)),
+                    scc_sim_fmt_err(m[i][s], meas[i][s], b3, sizeof(b3)));
         }
         fprintf(f, "\n");
     }
+    fprintf(f, "\n%d cells: rms log error %.3f, errors %+.0f%% .. %+.0f%%, %d of %d within +-25%%.\n", e.n,
+            e.rms, 100 * e.lo, 100 * e.hi, e.in25, e.n);
 }
 
 /* Shape statistics of a table (thesis or model). */
@@ -340,7 +339,7 @@ static void write_dat(const char *dir, const table_t *t, const table_t *alt)
     }
     f = scc_sim_open(dir, "pichler_cube.dat");
     if (f) {
-        fprintf(f, "# block, per size: thesis model model_other_link_hold (ms; NaN: X)\n");
+        fprintf(f, "# block, per size: thesis model model_links_held_per_transfer (ms; NaN: X)\n");
         for (int i = 0; i < NC; ++i) {
             fprintf(f, "%d", cube_part[i]);
             for (int s = 0; s < NS; ++s) {
@@ -353,90 +352,173 @@ static void write_dat(const char *dir, const table_t *t, const table_t *alt)
     }
 }
 
+/* Every value of the model with where it comes from. */
 static void write_calibration(FILE *f, const scc_sim_params_t *p, double err, int evals)
 {
-    fprintf(f, "| parameter | value | source |\n|---|---|---|\n");
-    fprintf(f, "| tiles, cores per tile | %gx%g, %g | fact: seeds/000 §1, seeds/003 §1.1 |\n", p->X, p->Y, p->K);
-    fprintf(f, "| MPB per core | %g B | fact: seeds/000 §1 (RCCE's 8 KB), seeds/003 §1.2 |\n", p->mpb_bytes);
-    fprintf(f, "| MPB line | %g B | fact: seeds/003 §3.9 (RCCE moves 32 B lines) |\n", p->line_bytes);
-    fprintf(f, "| core, mesh clock | %g MHz, %g MHz | fact: seeds/000 §4.1, seeds/003 §1.6 |\n", p->core_mhz, p->mesh_mhz);
-    fprintf(f, "| router latency | %g mesh cycles | fact: seeds/003 §1.4 |\n", p->router_cycles);
-    fprintf(f, "| link width | %g B/cycle | fact: seeds/003 §1.4 |\n", p->link_bytes);
-    fprintf(f, "| remote line read | +%.3f ns/B per hop | derived: a line crosses each router there and back (2 x %g cycles) |\n",
+    fprintf(f, "| parameter | value | kind | source |\n|---|---|---|---|\n");
+    fprintf(f, "| tiles, cores per tile | %gx%g, %g | fact | "
+               "seeds/000 §1 (L124, L131), seeds/003 §1.1 (L198) |\n", p->X, p->Y, p->K);
+    fprintf(f, "| MPB per core | %g B | fact | seeds/000 §1 (L277: RCCE's 8 KB), seeds/003 §1.2 (L200) |\n",
+            p->mpb_bytes);
+    fprintf(f, "| MPB line | %g B | fact | "
+               "RCCE moves whole 32-byte lines (RCCE_send.c, notes/seed-003-patil.md §3.9) |\n", p->line_bytes);
+    fprintf(f, "| router latency, link width | %g mesh cycles, %g B/cycle | fact | seeds/003 §1.4 (L204) |\n",
+            p->router_cycles, p->link_bytes);
+    fprintf(f, "| mesh clock | %g MHz | **assumed** | seeds/000 §4.1 (L409) raised it from 800 to 1066 MHz "
+               "for its ping-pong only; the tables' clocks are not stated (seeds/003 §1.6 ran at 1066). "
+               "Sets the per-hop term and flit and port times; see \"Clocks\" |\n", p->mesh_mhz);
+    fprintf(f, "| core clock | %g MHz | **assumed** | seeds/000 L409 (533 -> 800 MHz for the ping-pong); "
+               "enters no modeled cost: every core cost below is fitted in ns |\n", p->core_mhz);
+    fprintf(f, "| remote line read | +%.3f ns/B per hop | derived | "
+               "a line's request and response cross each router (2 x %g mesh cycles) |\n",
             2 * scc_sim_hop_ns(p) / p->line_bytes, p->router_cycles);
-    fprintf(f, "| header flits, MPB port | %g per line, %g cycles per line | assumed |\n", p->header_flits, p->port_cycles_line);
-    fprintf(f, "| flag latency | %g ns + hops | assumed (a remote line write and a poll) |\n", p->flag_ns);
-    fprintf(f, "| RCCE barrier in the DOPL timing | %.1f us | derived: root reads 47 flags, writes 47 flags |\n",
+    fprintf(f, "| link and port holding | per 32-byte line | assumed | a remote read is a request and a "
+               "response packet per line (seeds/003 L204: 2 message classes); links and ports "
+               "interleave packets |\n");
+    fprintf(f, "| header flits, MPB port | %g per packet, %g mesh cycles per line | assumed | |\n",
+            p->header_flits, p->port_cycles_line);
+    fprintf(f, "| flag latency | %g ns + hops | assumed | a remote line write and a poll |\n", p->flag_ns);
+    fprintf(f, "| RCCE transport | one %g B buffer, blocking sends (Cube) | fact | "
+               "seeds/000 §2.3-2.4, L214-216, L277 |\n", p->mpb_bytes);
+    fprintf(f, "| RCCE barrier in the DOPL timing | %.1f us | derived | "
+               "root reads 47 flags, writes 47 flags (seeds/003 §4.4) |\n",
             rcce_barrier(p, (int) lrint(p->X * p->Y * p->K)) / 1e3);
-    fprintf(f, "| per-message overhead o = o_put + o_get | %.0f ns (%.0f + %.0f) | **fitted** to the 18 DOPL cells; split 1:2 assumed |\n",
-            p->o_put + p->o_get, p->o_put, p->o_get);
-    fprintf(f, "| copy cost g = put + get | %.2f ns/B (%.2f + %.2f) | **fitted** to the 18 DOPL cells; split 1:2 assumed |\n",
+    fprintf(f, "| cache state at a call's start | cache/footprint of the buffer resident | derived | "
+               "the benchmarks read and rewrite the whole buffer between calls (seeds/000 §10.5, §10.7) |\n");
+    fprintf(f, "| cache replacement | LRU by bytes touched; reads and writes allocate | assumed | |\n");
+    fprintf(f, "| overlap of private-memory misses | %s | assumed | "
+               "the mechanism studied (issue 16); the DOPL table prefers it (below) |\n",
+            lrint(p->mem_overlap) == 1 ? "non-blocking copies: side by side with the MPB side; blocking: in turn"
+                                       : "see mem_overlap");
+    fprintf(f, "| per-message overhead o = o_put + o_get | %.0f ns (%.0f + %.0f) | **fitted** | "
+               "the 18 DOPL cells; split 1:2 assumed |\n", p->o_put + p->o_get, p->o_put, p->o_get);
+    fprintf(f, "| copy cost g = put + get | %.2f ns/B (%.2f + %.2f) | **fitted** | "
+               "the 18 DOPL cells; split 1:2 assumed |\n",
             p->put_ns_b + p->get_ns_b, p->put_ns_b, p->get_ns_b);
-    fprintf(f, "| private memory miss | %.2f ns/B | **fitted** to the 18 DOPL cells |\n", p->mem_ns_b);
-    fprintf(f, "| effective private cache | %.0f B | **fitted** to the 18 DOPL cells (the L2 is 256 KB) |\n", p->cache_bytes);
-    fprintf(f, "| reduction arithmetic | %g ns/B | assumed (no seed measures it) |\n", p->reduce_ns_b);
+    fprintf(f, "| private memory miss | %.2f ns/B | **fitted** | the 18 DOPL cells |\n", p->mem_ns_b);
+    fprintf(f, "| effective private cache | %.0f B | **fitted** | "
+               "the 18 DOPL cells (the L2 is 256 KB, seeds/000 L131) |\n", p->cache_bytes);
+    fprintf(f, "| reduction arithmetic | %g ns/B | assumed | no seed measures it (not used here) |\n",
+            p->reduce_ns_b);
     fprintf(f, "\nFit: Nelder-Mead on the sum of squared log errors of the 18 DOPL cells (seeds/000 §6.3),\n"
                "from two starting points with restarts, %d evaluations of the 18 cells, rms log error %.3f\n"
-               "(runs extrapolated beyond %d blocks while fitting). The Cube table (27 cells) is not\n"
-               "fitted: it is the test.\n",
+               "(runs extrapolated beyond %d blocks while fitting). No parameter is fitted on, and no\n"
+               "choice is made by, the 30 cells of the Cube table: they are the test.\n",
             evals, err, FIT_MAX_BLOCKS);
 }
 
-/* The readings of "links and buffers serve one transfer at a time" the Cube
- * study compares; each is calibrated on the DOPL table before Cube is run. */
+/* Readings of the links and of private memory the Cube study compares; each
+ * is calibrated on the DOPL table before Cube is run.  The first is the preset. */
 typedef struct variant {
-    int link_hold, port_hold;
+    int link_hold, cache_model, mem_overlap;
     const char *name;
 } variant_t;
 
 static const variant_t variants[] = {
-    { SCC_SIM_HOLD_PACKET, SCC_SIM_HOLD_PACKET, "links and MPB ports held for the flits / lines (wormhole)" },
-    { SCC_SIM_HOLD_TRANSFER, SCC_SIM_HOLD_PACKET,
-      "links held for the whole transfer (seeds/003 §1.5), MPB ports for the lines" },
-    { SCC_SIM_HOLD_TRANSFER, SCC_SIM_HOLD_TRANSFER, "links and MPB ports held for the whole transfer" },
+    { SCC_SIM_HOLD_LINE, SCC_SIM_CACHE_STATE, 1,
+      "**preset**: links and ports per line; cache state; non-blocking copies overlap their misses" },
+    { SCC_SIM_HOLD_LINE, SCC_SIM_CACHE_STATE, 0, "the same, no copy overlaps its misses" },
+    { SCC_SIM_HOLD_LINE, SCC_SIM_CACHE_STATE, 2,
+      "the same, a non-blocking get's writes drain behind the pipeline (one get in flight)" },
+    { SCC_SIM_HOLD_TRANSFER, SCC_SIM_CACHE_STATE, 1,
+      "the preset, links held for whole transfers (old reading)" },
+    { SCC_SIM_HOLD_LINE, SCC_SIM_CACHE_FOOTPRINT, 0,
+      "per line; old cost model (every access misses 1 - C/S, in turn)" },
+    { SCC_SIM_HOLD_TRANSFER, SCC_SIM_CACHE_FOOTPRINT, 0,
+      "old preset: links per transfer, old cost model" },
 };
 #define NV ((int) (sizeof(variants) / sizeof(variants[0])))
+#define V_TRANSFER 3  /* the old link reading, kept for the plot and the scale study */
+
+static void variant_params(scc_sim_params_t *q, const scc_sim_params_t *p, int v)
+{
+    *q = *p;
+    q->link_hold = variants[v].link_hold;
+    q->port_hold = SCC_SIM_HOLD_LINE;
+    q->cache_model = variants[v].cache_model;
+    q->mem_overlap = variants[v].mem_overlap;
+}
+
+static void write_variant_row(FILE *f, const char *name, const table_t *t)
+{
+    errs_t d = errs_of(t->dopl, dopl_meas, ND), c = errs_of(t->cube, cube_meas, NC);
+    fprintf(f, "| %s | %.3f (%+.0f .. %+.0f%%) | %.3f (%+.0f .. %+.0f%%) | %d | %.2f | %.2f | %.2f |\n", name,
+            d.rms, 100 * d.lo, 100 * d.hi, c.rms, 100 * c.lo, 100 * c.hi, c.in25,
+            t->cube[CUBE_CHOSEN][0] / t->dopl[DOPL_CHOSEN][0],
+            t->cube[CUBE_CHOSEN][1] / t->dopl[DOPL_CHOSEN][1],
+            t->cube[CUBE_CHOSEN][2] / t->dopl[DOPL_CHOSEN][2]);
+}
+
+/* Cube's time split as rounds x (a + block x b) at each size, least squares
+ * on relative errors over the block sizes (rounds = blocks + 5 at 48 ranks). */
+static void split_ab(const double c[NC][NS], int s, double *a, double *b)
+{
+    double s11 = 0, s12 = 0, s22 = 0, y1 = 0, y2 = 0;
+    for (int i = 0; i < NC; ++i) {
+        double k, R, B, w;
+        if (isnan(cube_meas[i][s])) {
+            continue;
+        }
+        k = ceil(sizes[s] / cube_part[i]);
+        R = k + 5;
+        B = fmin(cube_part[i], sizes[s]);
+        w = 1.0 / (c[i][s] * c[i][s]);
+        s11 += w * R * R;
+        s12 += w * R * R * B;
+        s22 += w * R * B * R * B;
+        y1 += w * R * c[i][s];
+        y2 += w * R * B * c[i][s];
+    }
+    *a = (s22 * y1 - s12 * y2) / (s11 * s22 - s12 * s12);
+    *b = (s11 * y2 - s12 * y1) / (s11 * s22 - s12 * s12);
+}
 
 int scc_sim_exp_pichler(scc_sim_params_t *p, const char *dir, int fit)
 {
-    scc_sim_params_t pv[NV];
-    table_t t[NV], eager;
-    double err[NV];
-    int evals[NV], primary = -1, other, failed = 0;
+    static const double clocks[][2] = { { 800, 1066 }, { 533, 800 } };  /* core, mesh MHz */
+    scc_sim_params_t pv[NV], pc[2];
+    table_t t[NV], eager, tc[2];
+    double err = 0;
+    int evals = 0, ev, failed = 0;
     FILE *f, *conf;
     char b1[32], b2[32];
 
-    for (int v = 0; v < NV; ++v) {
-        if (lrint(p->link_hold) == variants[v].link_hold && lrint(p->port_hold) == variants[v].port_hold) {
-            primary = v;
-        }
+    /* the preset, fitted or as given, then each variant fitted from there */
+    variant_params(&pv[0], p, 0);
+    if (fit) {
+        err = fit_dopl(&pv[0], 2, &evals);
     }
-    if (primary < 0) {
-        fprintf(stderr, "scc_sim: pichler: link_hold/port_hold of the preset is not a studied variant\n");
-        return -1;
-    }
-    other = 0 == primary ? 1 : 0;
     for (int v = 0; v < NV; ++v) {
-        pv[v] = *p;
-        pv[v].link_hold = variants[v].link_hold;
-        pv[v].port_hold = variants[v].port_hold;
         memset(&t[v], 0, sizeof(t[v]));
-        evals[v] = 0;
-        if (fit || v != primary) {
-            err[v] = fit_dopl(&pv[v], &evals[v]);
+        if (v > 0) {
+            variant_params(&pv[v], &pv[0], v);
+            fit_dopl(&pv[v], 1, &ev);
         }
         eval_dopl(&pv[v], PICH_MAX_BLOCKS, &t[v]);
         eval_cube(&pv[v], PICH_MAX_BLOCKS, 1, &t[v]);
-        if (!fit && v == primary) {
-            err[v] = rms_log(t[v].dopl, dopl_meas, ND);
-        }
         failed |= t[v].failed;
     }
-    *p = pv[primary];
+    *p = pv[0];
+    if (!fit) {
+        err = errs_of(t[0].dopl, dopl_meas, ND).rms;
+    }
     memset(&eager, 0, sizeof(eager));
     eval_cube(p, PICH_MAX_BLOCKS, 0, &eager);
-    memcpy(eager.dopl, t[primary].dopl, sizeof(eager.dopl));
+    memcpy(eager.dopl, t[0].dopl, sizeof(eager.dopl));
     failed |= eager.failed;
+    /* the clocks: the preset's, and the SCC's default (core 533, mesh 800 MHz) refitted */
+    for (int k = 0; k < 2; ++k) {
+        pc[k] = *p;
+        pc[k].core_mhz = clocks[k][0];
+        pc[k].mesh_mhz = clocks[k][1];
+        memset(&tc[k], 0, sizeof(tc[k]));
+        if (k > 0) {
+            fit_dopl(&pc[k], 1, &ev);
+        }
+        eval_dopl(&pc[k], PICH_MAX_BLOCKS, &tc[k]);
+        eval_cube(&pc[k], PICH_MAX_BLOCKS, 1, &tc[k]);
+        failed |= tc[k].failed;
+    }
 
     f = scc_sim_open(dir, "pichler.md");
     conf = scc_sim_open(dir, "scc-fitted.conf");
@@ -446,6 +528,19 @@ int scc_sim_exp_pichler(scc_sim_params_t *p, const char *dir, int fit)
     fprintf(conf, "# SCC preset as fitted by `scc_sim pichler fit` (see pichler.md)\n");
     scc_sim_params_print(p, conf);
     fclose(conf);
+    conf = scc_sim_open(dir, "scc-fitted-mesh800.conf");
+    if (conf) {
+        fprintf(conf, "# the preset refitted at the SCC's default clocks, core 533 / mesh 800 MHz "
+                      "(pichler.md, Clocks)\n");
+        scc_sim_params_print(&pc[1], conf);
+        fclose(conf);
+    }
+    conf = scc_sim_open(dir, "scc-fitted-transfer.conf");
+    if (conf) {
+        fprintf(conf, "# the preset with links held for whole transfers, refitted (pichler.md)\n");
+        scc_sim_params_print(&pv[V_TRANSFER], conf);
+        fclose(conf);
+    }
 
     fprintf(f, "# seeds/000 tuning tables on the model\n\n");
     fprintf(f, "48 cores on 6x4 tiles, root 0. DOPL (iRCCE in the thesis) runs on the model's RCCE\n"
@@ -456,65 +551,79 @@ int scc_sim_exp_pichler(scc_sim_params_t *p, const char *dir, int fit)
                "root's (the thesis timed the root only). Both replay the component's own schedules with\n"
                "block = the thesis's chunk or part size. Runs beyond %d blocks are extrapolated from %d and\n"
                "%d blocks (checked at the end).\n\n", PICH_MAX_BLOCKS, PICH_MAX_BLOCKS / 2, PICH_MAX_BLOCKS);
+    fprintf(f, "Private memory: a copy's reads (put) and writes (get) of the user buffer miss the cache\n"
+               "as the buffer's state says (a first touch in the fraction 1 - cache/footprint, a re-touch\n"
+               "when more than `cache` bytes were touched since). A blocking transfer takes the misses\n"
+               "after its MPB side; a non-blocking copy streams them beside it and takes the longer.\n"
+               "Links and MPB ports carry each transfer per 32-byte line packet, interleaved.\n\n");
     fprintf(f, "## Calibration\n\n");
-    write_calibration(f, p, err[primary], evals[primary]);
-    fprintf(f, "\nContention: %s. Of the readings below this one fits both tables best.\n",
-            variants[primary].name);
+    write_calibration(f, p, err, evals);
 
     fprintf(f, "\n## DOPL chunk size (part 8 KB), thesis §6.3 -- fitted\n\n");
-    write_dopl(f, &t[primary]);
-    fprintf(f, "\nrms log error %.3f.\n", rms_log(t[primary].dopl, dopl_meas, ND));
-    fprintf(f, "\n## Cube (Jia) block size, thesis §5.5 -- predicted, not fitted\n\n");
-    write_cube(f, &t[primary]);
-    fprintf(f, "\nrms log error %.3f.\n", rms_log(t[primary].cube, cube_meas, NC));
-
+    write_table(f, t[0].dopl, dopl_meas, dopl_pipe, ND, "chunk");
+    fprintf(f, "\n## Cube (Jia) block size, thesis §5.5 -- predicted, nothing fitted on it\n\n");
+    write_table(f, t[0].cube, cube_meas, cube_part, NC, "block");
     fprintf(f, "\n## Shapes\n\n");
-    write_shapes(f, &t[primary]);
+    write_shapes(f, &t[0]);
 
     fprintf(f, "\n## Why is Cube slow?\n\n");
-    fprintf(f, "What the thesis's own numbers say (arithmetic on §5.5 and §6.3, no model):\n\n");
-    fprintf(f, "| size | Cube ns per byte, 256 B blocks | 4 KB blocks | 32 KB blocks | rounds at 256 B / 4 KB | DOPL ns per byte, 2 KB chunks |\n");
-    fprintf(f, "|---|---|---|---|---|---|\n");
+    fprintf(f, "Each Cube time split into rounds x (a + block x b) (least squares on relative errors over\n"
+               "the block sizes; rounds = blocks + 5), thesis (arithmetic on §5.5, no model) beside the\n"
+               "preset. b is what a round costs per byte of its block, a what it costs per message; the\n"
+               "miss fraction is a first touch's (1 - cache/size):\n\n");
+    fprintf(f, "| size | first-touch miss | thesis a | thesis b | model a | model b | b thesis / model |\n"
+               "|---|---|---|---|---|---|---|\n");
     for (int s = 0; s < NS; ++s) {
-        double k256 = ceil(sizes[s] / 256), k4 = ceil(sizes[s] / 4096);
-        fprintf(f, "| %s | %.0f | %.0f | %.0f | %.0f / %.0f | %.1f |\n",
-                scc_sim_fmt_bytes(sizes[s], b1, sizeof(b1)), cube_meas[11][s] / sizes[s] * 1e9,
-                cube_meas[7][s] / sizes[s] * 1e9, cube_meas[4][s] / sizes[s] * 1e9, k256 + 5, k4 + 5,
-                dopl_meas[2][s] / sizes[s] * 1e9);
+        double at, bt, am, bm;
+        split_ab(cube_meas, s, &at, &bt);
+        split_ab(t[0].cube, s, &am, &bm);
+        fprintf(f, "| %s | %.2f | %.1f us | %.0f ns/B | %.1f us | %.0f ns/B | %.2f |\n",
+                scc_sim_fmt_bytes(sizes[s], b1, sizeof(b1)), scc_sim_miss(p, sizes[s]), at * 1e6, bt * 1e9,
+                am * 1e6, bm * 1e9, bt / bm);
     }
-    fprintf(f, "\nCube's time per byte hardly depends on the block size (256 B to 32 KB: 16 to 128 times as\n"
-               "many messages and rounds for about the same time), so its excess is not per message, per\n"
-               "round or per hop latency: it is per byte. And it grows with the message size alone: 50 kB\n"
-               "in 256 B blocks runs %.0f rounds yet costs half as much per byte as 190 kB in 4 KB blocks\n"
-               "(%.0f rounds). At 1.9 MB Cube moves data at %.0f ns/B; the model's copy cost (put + get) is\n"
-               "%.1f ns/B, so the chip behaves as if its %d transfers per round ran one after another.\n\n",
-            ceil(50000.0 / 256) + 5, ceil(190000.0 / 4096) + 5, cube_meas[7][2] / sizes[2] * 1e9,
-            p->put_ns_b + p->get_ns_b, (int) lrint(p->X * p->Y * p->K) - 1);
-    fprintf(f, "Candidate physics on the model. Each reading of \"links and buffers serve one transfer at\n"
-               "a time\" is calibrated on the DOPL table first, then predicts Cube:\n\n");
-    fprintf(f, "| variant | DOPL rms log err (fitted) | Cube rms log err | Cube/DOPL 50 kB | 190 kB | 1.9 MB |\n");
-    fprintf(f, "|---|---|---|---|---|---|\n");
-    fprintf(f, "| thesis | | | %.2f | %.2f | %.2f |\n", cube_meas[CUBE_CHOSEN][0] / dopl_meas[DOPL_CHOSEN][0],
+    fprintf(f, "\nEach reading below is calibrated on the DOPL table first (its own fit), then predicts\n"
+               "the 30 Cube cells:\n\n");
+    fprintf(f, "| reading | DOPL rms log err (range) | Cube rms log err (range) | Cube cells within +-25%% "
+               "| Cube/DOPL 50 kB | 190 kB | 1.9 MB |\n");
+    fprintf(f, "|---|---|---|---|---|---|---|\n");
+    fprintf(f, "| thesis | | | 30 | %.2f | %.2f | %.2f |\n", cube_meas[CUBE_CHOSEN][0] / dopl_meas[DOPL_CHOSEN][0],
             cube_meas[CUBE_CHOSEN][1] / dopl_meas[DOPL_CHOSEN][1],
             cube_meas[CUBE_CHOSEN][2] / dopl_meas[DOPL_CHOSEN][2]);
-    for (int v = 0; v <= NV; ++v) {
-        const table_t *tv = v < NV ? &t[v] : &eager;
-        fprintf(f, "| %s%s | %.3f | %.3f | %.2f | %.2f | %.2f |\n",
-                v < NV ? variants[v].name : "the preset, but Cube's sends do not block (same order, one buffer)",
-                v == primary ? " **(preset)**" : "", rms_log(tv->dopl, dopl_meas, ND),
-                rms_log(tv->cube, cube_meas, NC), tv->cube[CUBE_CHOSEN][0] / tv->dopl[DOPL_CHOSEN][0],
-                tv->cube[CUBE_CHOSEN][1] / tv->dopl[DOPL_CHOSEN][1],
-                tv->cube[CUBE_CHOSEN][2] / tv->dopl[DOPL_CHOSEN][2]);
+    for (int v = 0; v < NV; ++v) {
+        write_variant_row(f, variants[v].name, &t[v]);
     }
-    fprintf(f, "\nCube table under \"%s\":\n\n", variants[other].name);
-    write_cube(f, &t[other]);
-    fprintf(f, "\nWhat remains unexplained, thesis Cube/DOPL ratio over the preset's: ");
+    write_variant_row(f, "the preset, but Cube's sends do not block (same order, one buffer)", &eager);
+    fprintf(f, "\nCube table with links held for whole transfers (the old reading), its own DOPL fit:\n\n");
+    write_table(f, t[V_TRANSFER].cube, cube_meas, cube_part, NC, "block");
+    fprintf(f, "\nWhat remains, thesis Cube/DOPL ratio over the preset's: ");
     for (int s = 0; s < NS; ++s) {
         double r0 = cube_meas[CUBE_CHOSEN][s] / dopl_meas[DOPL_CHOSEN][s];
         fprintf(f, "%s %.2fx%s", scc_sim_fmt_bytes(sizes[s], b2, sizeof(b2)),
-                r0 / (t[primary].cube[CUBE_CHOSEN][s] / t[primary].dopl[DOPL_CHOSEN][s]),
-                s + 1 < NS ? ", " : ".\n");
+                r0 / (t[0].cube[CUBE_CHOSEN][s] / t[0].dopl[DOPL_CHOSEN][s]), s + 1 < NS ? ", " : ".\n");
     }
+
+    fprintf(f, "\n## Clocks\n\n");
+    fprintf(f, "seeds/000 gives its clocks only for the ping-pong (L409: core 533 -> 800, mesh 800 -> 1066\n"
+               "MHz); the SCC's default is core 533 / mesh 800 MHz. No modeled cost depends on the core\n"
+               "clock (the core costs are fitted in ns); the mesh clock sets the per-hop term and the\n"
+               "flit and port times. The preset at both, each fitted on the DOPL table:\n\n");
+    fprintf(f, "| core / mesh MHz | per hop | o | g | miss | cache | DOPL rms (range) | Cube rms (range) "
+               "| within +-25%% | Cube/DOPL 50 kB | 190 kB | 1.9 MB |\n");
+    fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int k = 0; k < 2; ++k) {
+        errs_t d = errs_of(tc[k].dopl, dopl_meas, ND), c = errs_of(tc[k].cube, cube_meas, NC);
+        fprintf(f, "| %g / %g%s | %.3f ns/B | %.0f ns | %.2f ns/B | %.2f ns/B | %.0f B "
+                   "| %.3f (%+.0f .. %+.0f%%) | %.3f (%+.0f .. %+.0f%%) | %d | %.2f | %.2f | %.2f |\n",
+                pc[k].core_mhz, pc[k].mesh_mhz, k ? "" : " (preset)",
+                2 * scc_sim_hop_ns(&pc[k]) / pc[k].line_bytes,
+                pc[k].o_put + pc[k].o_get, pc[k].put_ns_b + pc[k].get_ns_b, pc[k].mem_ns_b, pc[k].cache_bytes,
+                d.rms, 100 * d.lo, 100 * d.hi, c.rms, 100 * c.lo, 100 * c.hi, c.in25,
+                tc[k].cube[CUBE_CHOSEN][0] / tc[k].dopl[DOPL_CHOSEN][0],
+                tc[k].cube[CUBE_CHOSEN][1] / tc[k].dopl[DOPL_CHOSEN][1],
+                tc[k].cube[CUBE_CHOSEN][2] / tc[k].dopl[DOPL_CHOSEN][2]);
+    }
+    fprintf(f, "\n`results/scc-fitted-mesh800.conf` holds the second fit; `run-all.sh` repeats the 48-rank\n"
+               "scale study with it (`scale_mesh800.md`, `thresholds_mesh800.md`).\n");
 
     /* extrapolation check on the longest cells */
     {
@@ -527,6 +636,6 @@ int scc_sim_exp_pichler(scc_sim_params_t *p, const char *dir, int fit)
                 scc_sim_fmt_time(cx, b1, 32), scc_sim_fmt_time(cp, b2, 32), 100 * (cp / cx - 1));
     }
     fclose(f);
-    write_dat(dir, &t[primary], &t[other]);
+    write_dat(dir, &t[0], &t[V_TRANSFER]);
     return failed ? -1 : 0;
 }

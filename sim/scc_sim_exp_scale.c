@@ -130,16 +130,18 @@ int scc_sim_exp_scale(const scc_sim_params_t *p, const char *dir, int max_side, 
         return -1;
     }
     fprintf(f, "# Every algorithm on meshes up to %dx%d tiles\n\n", max_side, max_side);
-    fprintf(f, "SCC costs (sim/params/scc.conf), %g cores per tile, the component's transport (%g slots\n"
-               "of %g B per core), links held %s. Root: the central tile's first core. Bytes: per rank;\n"
+    fprintf(f, "SCC costs (fitted on seeds/000's DOPL table; mesh at %g MHz), %g cores per tile, the\n"
+               "component's transport (%g slots of %g B per core), links held %s, private memory\n"
+               "costed from the buffers' cache state. Root: the central tile's first core. Bytes: per rank;\n"
                "alltoall: each rank's whole send buffer (n blocks of bytes/n). Pipelines longer than %d\n"
                "blocks are extrapolated from runs of %d and %d blocks. nocmsg_fanin is the thesis's\n"
                "fan-in-only barrier, not an MPI barrier: listed, never chosen.\n",
-            p->K, p->window, scc_sim_slot(p),
-            lrint(p->link_hold) == SCC_SIM_HOLD_TRANSFER ? "for whole transfers" : "for the flits",
+            p->mesh_mhz, p->K, p->window, scc_sim_slot(p),
+            lrint(p->link_hold) == SCC_SIM_HOLD_TRANSFER ? "for whole transfers" : "per line packet",
             MAXB, MAXB / 2, MAXB);
-    fprintf(th, "# Crossovers and suggested thresholds (links held %s)\n\n",
-            lrint(p->link_hold) == SCC_SIM_HOLD_TRANSFER ? "for whole transfers" : "for the flits");
+    fprintf(th, "# Crossovers and suggested thresholds (links held %s, mesh at %g MHz)\n\n",
+            lrint(p->link_hold) == SCC_SIM_HOLD_TRANSFER ? "for whole transfers" : "per line packet",
+            p->mesh_mhz);
     fprintf(th, "For each collective and mesh, by size range: the fastest of the component's algorithms\n"
                 "(the selection this suggests), then the fastest of all, the simulator's baselines\n"
                 "(linear, binomial, pairwise) included. Crossovers are modeled sizes (log-log\n"

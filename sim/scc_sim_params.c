@@ -26,9 +26,9 @@ static const param_desc_t descs[] = {
     P(router_cycles, "mesh cycles per router crossed"),
     P(link_bytes, "link width: bytes per mesh cycle"),
     P(header_flits, "header flits per line-sized packet"),
-    P(link_hold, "0: a transfer holds each link for its flits; 1: for the whole transfer"),
+    P(link_hold, "0: links carry a transfer per line packet, interleaved; 1: held for the whole transfer"),
     P(port_cycles_line, "mesh cycles a tile's MPB port is busy per line"),
-    P(port_hold, "0: an MPB port serves a transfer for its lines; 1: for the whole transfer"),
+    P(port_hold, "0: an MPB port serves a transfer per line, interleaved; 1: for the whole transfer"),
     P(window, "transport slots per sender: tag t waits for the last message of slot t % window"),
     P(slot_bytes, "largest message moved in one piece, bytes (0: mpb_bytes/window)"),
     P(sync, "0: a send returns after its put; 1: after its readers consumed it (RCCE_send)"),
@@ -37,7 +37,9 @@ static const param_desc_t descs[] = {
     P(put_ns_b, "private memory -> own MPB, ns per byte (cache hit)"),
     P(get_ns_b, "MPB on the same tile -> private memory, ns per byte (cache hit)"),
     P(mem_ns_b, "extra ns per byte of private memory that misses the cache"),
-    P(cache_bytes, "effective private cache, bytes: miss = max(0, 1 - cache/footprint)"),
+    P(cache_bytes, "effective private cache, bytes"),
+    P(cache_model, "0: every access misses 1 - cache/footprint; 1: from the buffer's cache state"),
+    P(mem_overlap, "non-blocking copies' misses: 0 in turn, 1 beside the MPB side, 2 gets' writes drain behind"),
     P(reduce_ns_b, "reduction arithmetic, ns per byte of operand"),
     P(flag_ns, "a flag write seen by its poller, excluding router hops, ns"),
 };
@@ -47,7 +49,8 @@ static const param_desc_t descs[] = {
 void scc_sim_params_default(scc_sim_params_t *p)
 {
     memset(p, 0, sizeof(*p));
-    /* facts: seeds/000 §1, seeds/003 §1.1-1.6 */
+    /* facts: seeds/000 §1, seeds/003 §1.1-1.4; clocks assumed (seeds/000 L409 states
+     * 800 / 1066 MHz for its ping-pong only; the SCC's default is 533 / 800) */
     p->X = 6;
     p->Y = 4;
     p->K = 2;
@@ -57,21 +60,25 @@ void scc_sim_params_default(scc_sim_params_t *p)
     p->mesh_mhz = 1066;
     p->router_cycles = 4;
     p->link_bytes = 16;
+    /* assumed: packets per 32-byte line, interleaved on links and ports */
     p->header_flits = 1;
-    p->link_hold = SCC_SIM_HOLD_TRANSFER;
+    p->link_hold = SCC_SIM_HOLD_LINE;
     p->port_cycles_line = 2;
-    p->port_hold = SCC_SIM_HOLD_PACKET;
+    p->port_hold = SCC_SIM_HOLD_LINE;
     /* the component's transport: SCC_SCHED_TAG_WINDOW slots of mpb/window */
     p->window = SCC_SCHED_TAG_WINDOW;
     p->slot_bytes = 0;
     p->sync = SCC_SIM_SYNC_EAGER;
-    /* costs: fitted to seeds/000 §6.3 (DOPL table), see sim/params/scc.conf */
-    p->o_put = 1277;
-    p->o_get = 2554;
-    p->put_ns_b = 1.951;
-    p->get_ns_b = 3.902;
-    p->mem_ns_b = 7.08587;
-    p->cache_bytes = 130604;
+    /* costs: fitted to seeds/000 §6.3 (the 18 DOPL cells), see sim/params/scc.conf */
+    p->o_put = 1423.43;
+    p->o_get = 2846.85;
+    p->put_ns_b = 2.10446;
+    p->get_ns_b = 4.20892;
+    p->mem_ns_b = 17.0712;
+    p->cache_bytes = 99046;
+    /* private memory from the buffers' cache state; non-blocking copies overlap misses */
+    p->cache_model = SCC_SIM_CACHE_STATE;
+    p->mem_overlap = 1;
     p->reduce_ns_b = 0.75;
     p->flag_ns = 200;
 }

@@ -4,10 +4,20 @@
 
 #include <stdio.h>
 
-/* How long a transfer keeps the links of its route. */
+/* How long a transfer keeps the links of its route (and an MPB port). */
 enum {
-    SCC_SIM_HOLD_PACKET = 0,   /* for its flits only: bytes / link bandwidth (wormhole routing) */
-    SCC_SIM_HOLD_TRANSFER = 1  /* for the whole transfer, as seeds/003 §1.5 describes exclusive access */
+    SCC_SIM_HOLD_LINE = 0,     /* per 32-byte line packet: its lines interleave with other
+                                  transfers' and it waits only when the link is saturated */
+    SCC_SIM_HOLD_TRANSFER = 1  /* for the whole transfer: one reading of seeds/003 §1.5's
+                                  "exclusive router and link access" */
+};
+
+/* What the private memory of a rank costs. */
+enum {
+    SCC_SIM_CACHE_FOOTPRINT = 0, /* every access misses in the fraction 1 - cache/footprint */
+    SCC_SIM_CACHE_STATE = 1      /* from the state of the buffer: a first touch misses in that
+                                    fraction, a re-touch only if more than `cache` bytes were
+                                    touched since (LRU stack distance) */
 };
 
 /* When a SEND lets its core go on. */
@@ -31,7 +41,7 @@ typedef struct scc_sim_params {
     double header_flits;       /* flits of header per line-sized packet */
     double link_hold;          /* SCC_SIM_HOLD_* */
     double port_cycles_line;   /* mesh cycles the MPB port of a tile is busy per line */
-    double port_hold;          /* SCC_SIM_HOLD_*: a port serves a transfer for its lines or whole */
+    double port_hold;          /* SCC_SIM_HOLD_*: a port serves a transfer per line or whole */
     /* transport */
     double window;             /* messages a sender may have published and not consumed */
     double slot_bytes;         /* largest message sent in one piece; 0 = mpb_bytes / window */
@@ -42,7 +52,10 @@ typedef struct scc_sim_params {
     double put_ns_b;           /* private memory -> own MPB, per byte, cache hit */
     double get_ns_b;           /* MPB on the same tile -> private memory, per byte, cache hit */
     double mem_ns_b;           /* extra per byte of private memory that misses the cache */
-    double cache_bytes;        /* effective private cache: miss = max(0, 1 - cache/footprint) */
+    double cache_bytes;        /* effective private cache */
+    double cache_model;        /* SCC_SIM_CACHE_* */
+    double mem_overlap;        /* SCC_SIM_OVERLAP_* of a non-blocking copy's misses (a
+                                  blocking one, sync = 1, always takes them in turn) */
     double reduce_ns_b;        /* reduction arithmetic per byte of operand */
     double flag_ns;            /* a flag write seen by its poller, excluding router hops */
 } scc_sim_params_t;

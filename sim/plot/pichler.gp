@@ -14,9 +14,9 @@ plot dir."/pichler_dopl.dat" u 1:2 w p pt 7 lc 1 t "50 kB thesis", "" u 1:3 w l 
      "" u 1:6 w p pt 7 lc 3 t "1.9 MB thesis", "" u 1:7 w l lc 3 t "model"
 set xlabel "Cube block (B)"
 set title "Cube (seeds/000 §5.5): points thesis, lines model (predicted)"
-set key bottom right font ",8"
+set key top left font ",8"
 plot dir."/pichler_cube.dat" u 1:2 w p pt 7 lc 1 t "50 kB thesis", "" u 1:3 w l lc 1 t "model", \
-     "" u 1:4 w l dt 2 lc 1 t "model, flit-held links (variant)", \
+     "" u 1:4 w l dt 2 lc 1 t "model, links held per transfer (variant)", \
      "" u 1:5 w p pt 7 lc 2 t "190 kB thesis", "" u 1:6 w l lc 2 t "model", "" u 1:7 w l dt 2 lc 2 notitle, \
      "" u 1:8 w p pt 7 lc 3 t "1.9 MB thesis", "" u 1:9 w l lc 3 t "model", "" u 1:10 w l dt 2 lc 3 notitle
 unset multiplot

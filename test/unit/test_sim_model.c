@@ -32,7 +32,10 @@ static void simple_params(scc_sim_params_t *p)
     p->window = 4;
     p->slot_bytes = 8192;
     p->sync = SCC_SIM_SYNC_EAGER;
-    p->link_hold = SCC_SIM_HOLD_PACKET;
+    p->link_hold = SCC_SIM_HOLD_LINE;
+    p->port_hold = SCC_SIM_HOLD_LINE;
+    p->cache_model = SCC_SIM_CACHE_STATE;
+    p->mem_overlap = 1;
 }
 
 typedef struct {
@@ -53,6 +56,9 @@ static void add(prog_buf_t *b, int kind, int peer, uint32_t tag, uint32_t block,
     s->nreaders = (uint16_t) nreaders;
 }
 
+/* footprint: private bytes of each rank's buffer (0: all of it cached) */
+static double footprint;
+
 static double run(const scc_sim_params_t *p, int n, int X, int Y, const int *tiles, prog_buf_t *b,
                   double block_bytes, double total, scc_sim_result_t *res)
 {
@@ -63,6 +69,7 @@ static double run(const scc_sim_params_t *p, int n, int X, int Y, const int *til
         progs[r].steps = b[r].steps;
         progs[r].nsteps = b[r].n;
         progs[r].tile = tiles[r];
+        progs[r].footprint = footprint;
     }
     job.n = n;
     job.X = X;
@@ -160,14 +167,28 @@ static void test_shared_link(void)
     vis = (100 + 2048.0) + (50 + 8);            /* both published and flagged at once */
     get2 = 200 + 2048 * (2 + 0.5);              /* a get over 2 hops */
 
-    /* packet hold: a link is busy for the flits, 64 lines * 3 flits = 192 ns */
-    p.link_hold = SCC_SIM_HOLD_PACKET;
+    /* per-line holding: a link moves a line packet (2 data + 1 header flits,
+     * 3 ns) while the get reads a line every 80 ns, so the two interleave on
+     * 1E and neither waits; 1E carried 2 x 64 lines x 3 ns */
+    p.link_hold = SCC_SIM_HOLD_LINE;
     t = run(&p, 4, 4, 1, tiles, b, m, m, &res);
     CHECK(NEAR(res.t_end[2], vis + get2), "first reader does not wait: %.3f", res.t_end[2]);
-    CHECK(NEAR(res.t_end[3], vis + 192 + get2), "second waits for the flits: %.3f", res.t_end[3]);
-    CHECK(NEAR(res.link_wait, 192), "link wait %.3f", res.link_wait);
-    CHECK(NEAR(t, vis + 192 + get2), "t %.3f", t);
+    CHECK(NEAR(res.t_end[3], vis + get2), "nor the second: %.3f", res.t_end[3]);
+    CHECK(NEAR(res.link_wait, 0) && NEAR(res.link_busy_max, 2 * 192), "link wait %.3f, busiest %.3f",
+          res.link_wait, res.link_busy_max);
+    CHECK(NEAR(t, vis + get2), "t %.3f", t);
     scc_sim_result_free(&res);
+
+    /* a saturated link: 1/4 B per cycle makes a line 128 + 1 flits, 64 lines
+     * 8256 ns, more than the get's 5120 ns of reads.  The first get is link-
+     * bound; the second's lines share 1E behind the first's: 2 x 8256 */
+    p.link_bytes = 0.25;
+    t = run(&p, 4, 4, 1, tiles, b, m, m, &res);
+    CHECK(NEAR(res.t_end[2], vis + 200 + 8256), "link-bound get: %.3f", res.t_end[2]);
+    CHECK(NEAR(res.t_end[3], vis + 200 + 2 * 8256), "second behind it on 1E: %.3f", res.t_end[3]);
+    CHECK(NEAR(t, vis + 200 + 2 * 8256), "t %.3f", t);
+    scc_sim_result_free(&res);
+    p.link_bytes = 16;
 
     /* transfer hold (seeds/003 exclusive links): the second one's data waits
      * until the first one's data is in; its overhead (200 ns) overlaps */
@@ -187,10 +208,10 @@ static void test_shared_link(void)
     CHECK(NEAR(t, vis + get2) && NEAR(res.link_wait, 0), "no shared link, no wait: %.3f", t);
     scc_sim_result_free(&res);
 
-    /* core contention: two readers of one MPB, the port busy 2 cycles per
-     * line; links made free so that only the port is shared */
+    /* core contention: two readers of one MPB.  Per line, a port busy 2
+     * cycles per line (128 ns for 64 lines) interleaves both gets: no wait */
     p.port_cycles_line = 2;
-    p.link_hold = SCC_SIM_HOLD_PACKET;
+    p.link_hold = SCC_SIM_HOLD_LINE;
     p.link_bytes = 1e9;
     p.header_flits = 0;
     memset(b, 0, sizeof(b));
@@ -199,16 +220,22 @@ static void test_shared_link(void)
     add(&b[2], SCC_STEP_RECV, 0, 0, 0, 1, 0);
     {
         int tl[3] = { 1, 0, 2 };                /* readers west and east of the sender */
-        double port = 64 * 2.0;                 /* 64 lines, 2 ns each */
-        double pub = 100 + 2048.0;              /* the put found the port free */
+        double pub = 100 + 2048.0;              /* the put's 128 ns on the port fit its 2048 ns */
         double g = 200 + 2048 * 2.25;           /* a get over 1 hop */
         t = run(&p, 3, 4, 1, tl, b, m, m, &res);
-        CHECK(NEAR(res.t_end[1], pub + 54 + g), "reader 1 %.3f", res.t_end[1]);
-        CHECK(NEAR(res.t_end[2], pub + 54 + port + g), "reader 2 waits for the port %.3f",
-              res.t_end[2]);
-        CHECK(NEAR(res.port_wait, port) && res.link_wait < 1e-3, "port wait %.3f", res.port_wait);
-        CHECK(NEAR(t, pub + 54 + port + g), "t %.3f", t);
+        CHECK(NEAR(res.t_end[1], pub + 54 + g) && NEAR(res.t_end[2], pub + 54 + g),
+              "readers %.3f %.3f", res.t_end[1], res.t_end[2]);
+        CHECK(res.port_wait < 1e-3 && res.link_wait < 1e-3, "port wait %.3f", res.port_wait);
         scc_sim_result_free(&res);
+
+        /* a saturated port, 100 cycles per line = 6400 ns per transfer: the put
+         * is port-bound (100 + 6400), then the readers' lines queue behind */
+        p.port_cycles_line = 100;
+        t = run(&p, 3, 4, 1, tl, b, m, m, &res);
+        CHECK(NEAR(res.t_end[1], 6500 + 54 + 200 + 6400), "reader 1 port-bound %.3f", res.t_end[1]);
+        CHECK(NEAR(res.t_end[2], 6500 + 54 + 200 + 2 * 6400), "reader 2 behind it %.3f", res.t_end[2]);
+        scc_sim_result_free(&res);
+        p.port_cycles_line = 2;
 
         /* the port held for whole transfers: reader 2's data waits for reader
          * 1's data phase (its 200 ns overhead overlaps) */
@@ -217,6 +244,7 @@ static void test_shared_link(void)
         CHECK(NEAR(res.t_end[1], pub + 54 + g), "reader 1 %.3f", res.t_end[1]);
         CHECK(NEAR(res.t_end[2], pub + 54 + g + (g - 200)), "reader 2 after reader 1's data %.3f",
               res.t_end[2]);
+        CHECK(NEAR(res.port_wait, g - 200), "port wait %.3f", res.port_wait);
         scc_sim_result_free(&res);
     }
 }
@@ -385,6 +413,111 @@ static void test_baselines(void)
     CHECK(sends == (long) n * (n - 1) && recvs == sends, "pairwise moves n(n-1)");
 }
 
+/* The cache state of a buffer: first touches miss in the fraction
+ * 1 - cache/footprint, re-touches as deep as they sit in the LRU stack. */
+static void test_cache_state(void)
+{
+    scc_sim_params_t p;
+    scc_sim_cache_t c;
+
+    simple_params(&p);
+    p.cache_bytes = 1000;
+    scc_sim_cache_init(&c, &p, 4000);
+    CHECK(NEAR(scc_sim_cache_touch(&c, 1, 100), 75), "first touch: 3/4 of 100 B miss");
+    CHECK(NEAR(scc_sim_cache_touch(&c, 2, 500), 375), "first touch: 375 of 500 B");
+    CHECK(NEAR(scc_sim_cache_touch(&c, 1, 100), 0), "500 B touched since: still cached");
+    CHECK(NEAR(scc_sim_cache_touch(&c, 3, 850), 637.5), "first touch of 850 B");
+    /* block 1 sits under 850 B: its lines 850..950 deep, beyond 1000 none */
+    CHECK(NEAR(scc_sim_cache_touch(&c, 1, 100), 0), "850 + 100 <= 1000: cached");
+    CHECK(NEAR(scc_sim_cache_touch(&c, 4, 950), 712.5), "first touch of 950 B");
+    /* block 1 now 950 deep: of its 100 B, 50 lie beyond 1000 */
+    CHECK(NEAR(scc_sim_cache_touch(&c, 1, 100), 50), "half evicted");
+    /* block 2 was touched 2000 B ago: gone */
+    CHECK(NEAR(scc_sim_cache_touch(&c, 2, 500), 500), "evicted block misses whole");
+    for (uint64_t k = 10; k < 2000; ++k) {
+        scc_sim_cache_touch(&c, k, 1);  /* the table grows and keeps its entries */
+    }
+    CHECK(NEAR(scc_sim_cache_touch(&c, 1999, 1), 0) && NEAR(scc_sim_cache_touch(&c, 2, 500), 500),
+          "after growing");
+    scc_sim_cache_free(&c);
+    scc_sim_cache_init(&c, &p, 1000);
+    CHECK(NEAR(scc_sim_cache_touch(&c, 1, 100), 0), "a buffer that fits: no first-touch miss");
+    scc_sim_cache_free(&c);
+}
+
+/* Private-memory misses of a transfer, blocking and not: rank 0 sends block 0
+ * (1024 B), rank 1 gets it (one hop) and forwards it to rank 2 (one hop).
+ * The buffer is twice the cache: a first touch misses half, 512 B x 10 ns. */
+static void test_overlap(void)
+{
+    scc_sim_params_t p;
+    scc_sim_result_t res;
+    prog_buf_t b[3];
+    int tiles[3] = { 0, 1, 2 };
+    double m = 1024, mem = 5120, mpb_put = 1024, mpb_get = 1024 * 2.25, f = 54;
+
+    simple_params(&p);
+    p.cache_bytes = 1024;
+    footprint = 2048;
+    memset(b, 0, sizeof(b));
+    add(&b[0], SCC_STEP_SEND, -1, 0, 0, 1, 1);
+    add(&b[1], SCC_STEP_RECV, 0, 0, 0, 1, 0);
+    add(&b[1], SCC_STEP_SEND, -1, 0, 0, 1, 1);
+    add(&b[2], SCC_STEP_RECV, 1, 0, 0, 1, 0);
+
+    /* blocking (RCCE): each copy takes its MPB side, then its misses; the
+     * forward re-reads a block still cached (no miss) */
+    p.sync = SCC_SIM_SYNC_BLOCKING;
+    run(&p, 3, 3, 1, tiles, b, m, m, &res);
+    {
+        double pub0 = 100 + mpb_put + mem, got1 = pub0 + f + 200 + mpb_get + mem;
+        double pub1 = got1 + 100 + mpb_put, got2 = pub1 + f + 200 + mpb_get + mem;
+        CHECK(NEAR(res.t_end[2], got2), "blocking chain %.3f, expected %.3f", res.t_end[2], got2);
+        CHECK(NEAR(res.t_end[0], got1 + f), "sender waits for the ack");
+        CHECK(NEAR(res.missed, 3 * 512), "three first-touch halves missed: %.1f", res.missed);
+    }
+    scc_sim_result_free(&res);
+
+    /* non-blocking, mem_overlap 1: a copy streams its misses beside its MPB
+     * side and takes the longer (here the misses) */
+    p.sync = SCC_SIM_SYNC_EAGER;
+    run(&p, 3, 3, 1, tiles, b, m, m, &res);
+    {
+        double pub0 = 100 + mem, got1 = pub0 + f + 200 + mem;
+        double pub1 = got1 + 100 + mpb_put, got2 = pub1 + f + 200 + mem;
+        CHECK(NEAR(res.t_end[0], pub0), "eager sender leaves after its put %.3f", res.t_end[0]);
+        CHECK(NEAR(res.t_end[1], pub1) && NEAR(res.t_end[2], got2), "overlapped %.3f %.3f, expected %.3f %.3f",
+              res.t_end[1], res.t_end[2], pub1, got2);
+    }
+    scc_sim_result_free(&res);
+
+    /* mem_overlap 2: rank 1's get returns after its MPB side, its writes drain
+     * behind; the forward starts at once; rank 1 is done when they are out */
+    p.mem_overlap = 2;
+    run(&p, 3, 3, 1, tiles, b, m, m, &res);
+    {
+        double pub0 = 100 + mem, ds1 = pub0 + f + 200;
+        CHECK(NEAR(res.t_end[1], ds1 + mem), "drained at %.3f", res.t_end[1]);
+        CHECK(NEAR(res.t_end[2], ds1 + mpb_get + 100 + mpb_put + f + 200 + mem),
+              "forward before the drain: %.3f", res.t_end[2]);
+    }
+    scc_sim_result_free(&res);
+
+    /* mem_overlap 0: in turn, as blocking, but the sender does not wait */
+    p.mem_overlap = 0;
+    run(&p, 3, 3, 1, tiles, b, m, m, &res);
+    CHECK(NEAR(res.t_end[0], 100 + mpb_put + mem), "sender %.3f", res.t_end[0]);
+    scc_sim_result_free(&res);
+
+    /* the old cost model: every access misses 1 - cache/footprint, the
+     * forward's re-read too */
+    p.cache_model = SCC_SIM_CACHE_FOOTPRINT;
+    run(&p, 3, 3, 1, tiles, b, m, m, &res);
+    CHECK(NEAR(res.missed, 4 * 512), "four halves missed: %.1f", res.missed);
+    scc_sim_result_free(&res);
+    footprint = 0;
+}
+
 /* The calibration's minimiser finds known minima. */
 static double quad(const double *x, void *arg)
 {
@@ -416,6 +549,8 @@ int main(void)
     test_geometry();
     test_one_transfer();
     test_shared_link();
+    test_cache_state();
+    test_overlap();
     test_pipeline();
     test_stream();
     test_window();

@@ -34,11 +34,11 @@ static int want_bcast(size_t i, void *p)
 static int want_sum(size_t i, void *p)
 {
     struct ctx *c = p;
-    int s = 0;
+    unsigned s = 0; /* wraps as MPI_SUM of int does here, without overflow */
     for (int r = 0; r < c->size; ++r) {
-        s += tb_val(r, i, c->salt);
+        s += (unsigned) tb_val(r, i, c->salt);
     }
-    return s;
+    return (int) s;
 }
 
 /* block layouts: element i of the whole buffer, block b = i / count */
@@ -64,21 +64,21 @@ static int want_a2a(size_t i, void *p)
 static int want_scan(size_t i, void *p)
 {
     struct ctx *c = p;
-    int s = 0;
+    unsigned s = 0; /* wraps as MPI_SUM of int does here, without overflow */
     for (int r = 0; r <= c->from; ++r) {
-        s += tb_val(r, i, c->salt);
+        s += (unsigned) tb_val(r, i, c->salt);
     }
-    return s;
+    return (int) s;
 }
 
 static int want_rsb(size_t i, void *p)
 {
     struct ctx *c = p;
-    int s = 0;
+    unsigned s = 0; /* wraps as MPI_SUM of int does here, without overflow */
     for (int r = 0; r < c->size; ++r) {
-        s += tb_val(r, c->rank * (size_t) c->count + i, c->salt);
+        s += (unsigned) tb_val(r, c->rank * (size_t) c->count + i, c->salt);
     }
-    return s;
+    return (int) s;
 }
 
 static void fill(int *b, size_t n, int r, size_t off, int salt)

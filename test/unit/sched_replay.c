@@ -278,8 +278,12 @@ static int generate(scc_sched_t *s, replay_gen_t gen, const void *ctx, int rank,
     s->list_cap = s->list_len;
     s->steps = arena_get(sizeof(scc_step_t) * (size_t) (s->cap + 1));
     s->list = arena_get(sizeof(uint32_t) * (size_t) (s->list_cap + 1));
-    memcpy(s->steps, sbuf, sizeof(scc_step_t) * (size_t) s->nsteps);
-    memcpy(s->list, lbuf, sizeof(uint32_t) * (size_t) s->list_len);
+    if (s->nsteps > 0) {
+        memcpy(s->steps, sbuf, sizeof(scc_step_t) * (size_t) s->nsteps);
+    }
+    if (s->list_len > 0) {
+        memcpy(s->list, lbuf, sizeof(uint32_t) * (size_t) s->list_len);
+    }
     return 0;
 }
 

@@ -55,27 +55,37 @@ static bool is_per_process(const char *name)
     return false;
 }
 
+/* The storage is the registrant's own variable of the var's type (not a whole union, which
+ * may be misaligned for it): read it through a pointer of that type. */
 static void var_value(const mca_base_var_t *v, char *out, size_t len)
 {
-    const mca_base_var_storage_t *s = v->mbv_storage;
+    const void *s = v->mbv_storage;
 
     switch (v->mbv_type) {
-    case MCA_BASE_VAR_TYPE_INT: snprintf(out, len, "%d", s->intval); break;
-    case MCA_BASE_VAR_TYPE_UNSIGNED_INT: snprintf(out, len, "%u", s->uintval); break;
-    case MCA_BASE_VAR_TYPE_UNSIGNED_LONG: snprintf(out, len, "%lu", s->ulval); break;
-    case MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG: snprintf(out, len, "%llu", s->ullval); break;
-    case MCA_BASE_VAR_TYPE_SIZE_T: snprintf(out, len, "%zu", s->sizetval); break;
-    case MCA_BASE_VAR_TYPE_BOOL: snprintf(out, len, "%d", (int) s->boolval); break;
-    case MCA_BASE_VAR_TYPE_DOUBLE: snprintf(out, len, "%.17g", s->lfval); break;
-    case MCA_BASE_VAR_TYPE_LONG: snprintf(out, len, "%ld", s->longval); break;
-    case MCA_BASE_VAR_TYPE_INT32_T: snprintf(out, len, "%" PRId32, s->int32tval); break;
-    case MCA_BASE_VAR_TYPE_UINT32_T: snprintf(out, len, "%" PRIu32, s->uint32tval); break;
-    case MCA_BASE_VAR_TYPE_INT64_T: snprintf(out, len, "%" PRId64, s->int64tval); break;
-    case MCA_BASE_VAR_TYPE_UINT64_T: snprintf(out, len, "%" PRIu64, s->uint64tval); break;
-    case MCA_BASE_VAR_TYPE_STRING:
-    case MCA_BASE_VAR_TYPE_VERSION_STRING:
-        snprintf(out, len, "%s", NULL == s->stringval ? "" : s->stringval);
+    case MCA_BASE_VAR_TYPE_INT: snprintf(out, len, "%d", *(const int *) s); break;
+    case MCA_BASE_VAR_TYPE_UNSIGNED_INT: snprintf(out, len, "%u", *(const unsigned *) s); break;
+    case MCA_BASE_VAR_TYPE_UNSIGNED_LONG:
+        snprintf(out, len, "%lu", *(const unsigned long *) s);
         break;
+    case MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG:
+        snprintf(out, len, "%llu", *(const unsigned long long *) s);
+        break;
+    case MCA_BASE_VAR_TYPE_SIZE_T: snprintf(out, len, "%zu", *(const size_t *) s); break;
+    case MCA_BASE_VAR_TYPE_BOOL: snprintf(out, len, "%d", (int) *(const bool *) s); break;
+    case MCA_BASE_VAR_TYPE_DOUBLE: snprintf(out, len, "%.17g", *(const double *) s); break;
+    case MCA_BASE_VAR_TYPE_LONG: snprintf(out, len, "%ld", *(const long *) s); break;
+    case MCA_BASE_VAR_TYPE_INT32_T: snprintf(out, len, "%" PRId32, *(const int32_t *) s); break;
+    case MCA_BASE_VAR_TYPE_UINT32_T: snprintf(out, len, "%" PRIu32, *(const uint32_t *) s); break;
+    case MCA_BASE_VAR_TYPE_INT64_T: snprintf(out, len, "%" PRId64, *(const int64_t *) s); break;
+    case MCA_BASE_VAR_TYPE_UINT64_T:
+        snprintf(out, len, "%" PRIu64, *(const uint64_t *) s);
+        break;
+    case MCA_BASE_VAR_TYPE_STRING:
+    case MCA_BASE_VAR_TYPE_VERSION_STRING: {
+        const char *str = *(char *const *) s;
+        snprintf(out, len, "%s", NULL == str ? "" : str);
+        break;
+    }
     default: snprintf(out, len, "(type %d)", (int) v->mbv_type); break;
     }
 }

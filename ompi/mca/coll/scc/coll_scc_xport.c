@@ -95,7 +95,9 @@ int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, in
     uint32_t kind;
 
     if (len <= SCC_INLINE_MAX) {
-        memcpy(h->data, buf, len);
+        if (len > 0) {
+            memcpy(h->data, buf, len);
+        }
         kind = SCC_MSG_INLINE;
     } else if (stable && x->cma && (len >= x->cma_min || len > x->slot_size)) {
         h->addr = (uint64_t) (uintptr_t) buf;

@@ -47,6 +47,7 @@ fail_case() {
 
 declined="declined (topology or trees not set up on every member); the fallback"
 fail_case topo 2 topo "$declined"
+fail_case place 1 place "$declined"
 fail_case children 1 children "$declined"
 fail_case xport 3 xport "declined (no transport: Out of resource)"
 fail_case segment-rank0 0 segment "declined (no transport: Out of resource)"

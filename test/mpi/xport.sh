@@ -125,7 +125,7 @@ for backing in memfd file; do
     wait $runner
     rc=$?
     echo "# killed ($backing): victim '${victim:-none}', mpirun's status $rc"
-    [ $killed -eq 0 ] && [ $rc -ne 0 ] && grep -aq "exited on signal 9" "$log" \
+    [ $killed -eq 0 ] && [ $rc -ne 0 ] && tr -s "\n" " " < "$log" | grep -aq "exited on signal 9" \
         && ! grep -aq "checks, .* failures" "$log" && ! kill -0 "$victim" 2> /dev/null \
         && ! pgrep -f "^$prog -n 100000000" > /dev/null
     tap_check $? "killed ($backing): a rank was killed by SIGKILL in the collectives, the job ended" "$log"

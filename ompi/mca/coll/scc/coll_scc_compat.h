@@ -45,6 +45,8 @@
  *                      ompi_rte_initialized | a valid job id (5.0 sets ompi_rte_initialized
  *                      only after the frameworks are open)
  *   hwloc topology     scc_ompi_topology(): opal_hwloc_topology in both, loaded on demand
+ *   host name          scc_proc_hostname(proc, buf, len): opal_get_proc_hostname() in both;
+ *                      the runtime's string (proc_hostname) | a copy to free
  *   modex              scc_modex_send(component, data, size), scc_modex_recv(component, proc,
  *                      data, size): OPAL_MODEX_SEND/RECV in both, scope OPAL_PMIX_LOCAL |
  *                      PMIX_LOCAL; opal/mca/pmix/pmix.h | pmix-internal.h.  Both series open
@@ -82,6 +84,9 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "opal/mca/hwloc/base/base.h"
 #include "opal/runtime/opal_progress.h"
@@ -290,6 +295,18 @@ static inline int scc_modex_recv(const mca_base_component_t *component,
     *size = 0;
     OPAL_MODEX_RECV(rc, component, name, data, size);
     return rc;
+}
+
+/* The host name of `proc` into buf (len bytes, always terminated); "an unknown host" when
+ * the runtime does not know it.  4.1 lends its own string, 5.0 hands back a copy. */
+static inline const char *scc_proc_hostname(const opal_proc_t *proc, char *buf, size_t len)
+{
+    char *h = NULL == proc ? NULL : opal_get_proc_hostname(proc);
+    snprintf(buf, len, "%s", NULL == h || 0 == strcmp(h, "unknown") ? "an unknown host" : h);
+#if SCC_OMPI_5
+    free(h);
+#endif
+    return buf;
 }
 
 #endif /* MCA_COLL_SCC_COMPAT_H */

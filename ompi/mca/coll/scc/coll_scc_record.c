@@ -35,10 +35,17 @@ static const char *const per_process[] = {
 
 enum { PEER_UNKNOWN = 0, PEER_AGREES, PEER_MISSING, PEER_DIFFERS };
 
+/* What this process keeps of a peer's publication */
+typedef struct {
+    int verdict;                /* PEER_* against my own record */
+    uint32_t loc_bytes;         /* 0: no location */
+    int32_t loc[16];
+} peer_t;
+
 static struct {
     pthread_mutex_t lock;       /* communicators may be created by several threads at once */
     int have_table;
-    opal_hash_table_t peers;    /* process name -> PEER_* against my own record */
+    opal_hash_table_t peers;    /* process name -> peer_t */
     uint64_t hash;
     char *text;                 /* what I published: the values set, and the version */
     uint64_t shown[16];         /* causes shown through show_help already */
@@ -112,13 +119,17 @@ static void add_file_hash(scc_record_text_t *all, scc_record_text_t *set, const 
 /* Everything that decides which protocol this process runs: the component's version, the
  * coll selection list, every coll component's priority and every parameter of scc but the
  * per-process ones.  all: every value (hashed); set: those not at their default. */
-static void record_build(scc_record_text_t *all, scc_record_text_t *set)
+static void record_build(scc_record_text_t *all, scc_record_text_t *set, const char *mesh)
 {
     const int count = mca_base_var_get_count();
     const char *version = mca_coll_scc_component_version_string;
 
     scc_record_text_add(all, "coll_scc:version", version);
     scc_record_text_add(set, "coll_scc:version", version);
+    if (NULL != mesh && '\0' != mesh[0]) {
+        scc_record_text_add(all, "coll_scc_mesh:parsed", mesh);
+        scc_record_text_add(set, "coll_scc_mesh:parsed", mesh);
+    }
     for (int i = 0; i < count; ++i) {
         const mca_base_var_t *v;
         const char *name;
@@ -154,7 +165,7 @@ static void record_build(scc_record_text_t *all, scc_record_text_t *set)
     scc_record_text_sort(set);
 }
 
-int mca_coll_scc_record_publish(const int32_t *loc, size_t loc_bytes)
+int mca_coll_scc_record_publish(const int32_t *loc, size_t loc_bytes, const char *mesh)
 {
     scc_record_text_t all, set;
     scc_record_head_t *h;
@@ -163,7 +174,7 @@ int mca_coll_scc_record_publish(const int32_t *loc, size_t loc_bytes)
 
     scc_record_text_init(&all);
     scc_record_text_init(&set);
-    record_build(&all, &set);
+    record_build(&all, &set, mesh);
     if (all.failed || set.failed || NULL == set.buf) {
         goto out;
     }
@@ -229,19 +240,6 @@ static const char *head_text(const scc_record_head_t *h)
     return (const char *) (h + 1) + h->loc_bytes;
 }
 
-bool mca_coll_scc_record_peer_loc(struct ompi_proc_t *proc, int32_t *loc, size_t loc_bytes)
-{
-    void *data;
-    const scc_record_head_t *h = peer_record(proc, &data);
-    bool ok = NULL != h && h->loc_bytes == loc_bytes;
-
-    if (ok) {
-        memcpy(loc, h + 1, loc_bytes);
-    }
-    free(data);
-    return ok;
-}
-
 static uint64_t name_key(const ompi_proc_t *proc)
 {
     uint64_t k = 0;
@@ -250,16 +248,18 @@ static uint64_t name_key(const ompi_proc_t *proc)
     return k;
 }
 
-/* PEER_* of proc against my record, read once per process and kept.  Under rec.lock. */
-static int peer_verdict(ompi_proc_t *proc)
+/* What a peer published, read once per process and kept: every modex read allocates in
+ * the runtime (and PMIx 5 does not give all of it back), so communicators made in a loop
+ * must not read it again.  Under rec.lock. */
+static peer_t *peer_entry(ompi_proc_t *proc)
 {
     void *value = NULL, *data;
     const scc_record_head_t *h;
+    peer_t *e;
     uint64_t key;
-    int v;
 
     if (NULL == proc) {
-        return PEER_MISSING;
+        return NULL;
     }
     key = name_key(proc);
     if (!rec.have_table) {
@@ -268,22 +268,55 @@ static int peer_verdict(ompi_proc_t *proc)
     }
     if (rec.have_table > 0
         && OPAL_SUCCESS == opal_hash_table_get_value_uint64(&rec.peers, key, &value)) {
-        return (int) (uintptr_t) value;
+        return value;
+    }
+    e = calloc(1, sizeof(*e));
+    if (NULL == e) {
+        return NULL;
     }
     h = peer_record(proc, &data);
-    v = NULL == h ? PEER_MISSING : NULL == rec.text || h->hash != rec.hash ? PEER_DIFFERS
-                                                                            : PEER_AGREES;
-    free(data);
-    if (rec.have_table > 0) {
-        (void) opal_hash_table_set_value_uint64(&rec.peers, key, (void *) (uintptr_t) v);
+    e->verdict = NULL == h ? PEER_MISSING : NULL == rec.text || h->hash != rec.hash
+                                                ? PEER_DIFFERS : PEER_AGREES;
+    if (NULL != h && h->loc_bytes <= sizeof(e->loc)) {
+        e->loc_bytes = h->loc_bytes;
+        memcpy(e->loc, h + 1, h->loc_bytes);
     }
-    return v;
+    free(data);
+    if (rec.have_table <= 0
+        || OPAL_SUCCESS != opal_hash_table_set_value_uint64(&rec.peers, key, e)) {
+        free(e);
+        return NULL;
+    }
+    return e;
 }
 
-static const char *host_of(ompi_proc_t *proc)
+bool mca_coll_scc_record_peer_loc(struct ompi_proc_t *proc, int32_t *loc, size_t loc_bytes)
 {
-    return NULL != proc && NULL != proc->super.proc_hostname ? proc->super.proc_hostname
-                                                             : "an unknown host";
+    peer_t *e;
+    bool ok;
+
+    pthread_mutex_lock(&rec.lock);
+    e = peer_entry(proc);
+    ok = NULL != e && e->loc_bytes == loc_bytes && loc_bytes > 0;
+    if (ok) {
+        memcpy(loc, e->loc, loc_bytes);
+    }
+    pthread_mutex_unlock(&rec.lock);
+    return ok;
+}
+
+/* PEER_* of proc against my record.  Under rec.lock. */
+static int peer_verdict(ompi_proc_t *proc)
+{
+    peer_t *e = peer_entry(proc);
+    return NULL == e ? PEER_MISSING : e->verdict;
+}
+
+typedef struct { char s[256]; } host_buf_t;
+
+static const char *host_of(ompi_proc_t *proc, host_buf_t *buf)
+{
+    return scc_proc_hostname(NULL == proc ? NULL : &proc->super, buf->s, sizeof(buf->s));
 }
 
 /* Once per process and cause. */
@@ -326,12 +359,13 @@ static void explain(struct ompi_communicator_t *comm, char *why, size_t len)
     }
     if (missing >= 0) {
         ompi_proc_t *p = ompi_comm_peer_lookup(comm, missing);
+        host_buf_t hp;
         snprintf(why, len, "rank %d published no configuration record (coll/scc not loaded "
                  "there)", missing);
         if (me == ref && first_time(why)) {
             mca_coll_scc_show_help("record-missing", SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
                                    n, missing, NULL == p ? -1 : (int) p->super.proc_name.vpid,
-                                   host_of(p));
+                                   host_of(p, &hp));
         }
         free(ref_data);
         return;
@@ -368,8 +402,9 @@ static void explain(struct ompi_communicator_t *comm, char *why, size_t len)
         if (me == ref && first_time(why)) {
             ompi_proc_t *pa = ompi_comm_peer_lookup(comm, ref);
             ompi_proc_t *pb = ompi_comm_peer_lookup(comm, differs);
+            host_buf_t ha, hb;
             mca_coll_scc_show_help("record-differs", SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
-                                   n, ref, host_of(pa), differs, host_of(pb), detail);
+                                   n, ref, host_of(pa, &ha), differs, host_of(pb, &hb), detail);
         }
     }
     free(ref_data);
@@ -395,6 +430,15 @@ bool mca_coll_scc_record_agree(struct ompi_communicator_t *comm, char *why, size
 void mca_coll_scc_record_close(void)
 {
     pthread_mutex_lock(&rec.lock);
+    if (rec.have_table > 0) {
+        uint64_t key;
+        void *value, *node = NULL;
+        int rc = opal_hash_table_get_first_key_uint64(&rec.peers, &key, &value, &node);
+        while (OPAL_SUCCESS == rc) {
+            free(value);
+            rc = opal_hash_table_get_next_key_uint64(&rec.peers, &key, &value, node, &node);
+        }
+    }
     if (0 != rec.have_table) {
         OBJ_DESTRUCT(&rec.peers);
         rec.have_table = 0;

@@ -12,8 +12,9 @@ struct ompi_proc_t;
 
 /* Builds this process's record (everything that decides which protocol it runs) and
  * publishes it with loc (loc_bytes) through the modex, for every process of the job.
- * At component open, before MPI_Init's modex fence. */
-int mca_coll_scc_record_publish(const int32_t *loc, size_t loc_bytes);
+ * mesh: what parsing coll_scc_mesh and its map gave ("" when no mesh is set), part of
+ * the record.  At component open, before MPI_Init's modex fence. */
+int mca_coll_scc_record_publish(const int32_t *loc, size_t loc_bytes, const char *mesh);
 
 /* Reads the location that proc published (loc_bytes); false when it published none. */
 bool mca_coll_scc_record_peer_loc(struct ompi_proc_t *proc, int32_t *loc, size_t loc_bytes);

@@ -16,6 +16,7 @@
 #include "opal/mca/base/mca_base_var_enum.h"
 #include "opal/util/show_help.h"
 
+#include "coll_scc_agree.h"
 #include "coll_scc_probe.h"
 #include "coll_scc_record.h"
 #include "coll_scc_topo.h"
@@ -242,6 +243,9 @@ static void discover(int32_t *loc)
     loc[SCC_LOC_SCC] = scc_probe_coreid(&cfg, my_probe_how, sizeof(my_probe_how));
 }
 
+static void parse_user_mesh(void);
+static const char *user_outcome(void);
+
 int mca_coll_scc_topo_open(void)
 {
     int rc;
@@ -256,9 +260,14 @@ int mca_coll_scc_topo_open(void)
                 "SCC: %s", (int) OMPI_PROC_MY_NAME->vpid, my_bind_note, (int) my_loc[SCC_LOC_CORE],
                 (int) my_loc[SCC_LOC_PU], (int) my_loc[SCC_LOC_PACKAGE],
                 (int) my_loc[SCC_LOC_NUMA], (int) my_loc[SCC_LOC_CACHE], my_probe_how);
+    /* the user's mesh is read and parsed here, once: the record then carries what this
+       process made of it (a map file changed or unreadable on one node is a difference) */
+    if ('\0' != str_or_empty(p_mesh)[0]) {
+        parse_user_mesh();
+    }
     /* component open comes before the modex fence of MPI_Init: the location and the
        configuration record reach every process of the job */
-    rc = mca_coll_scc_record_publish(my_loc, sizeof(my_loc));
+    rc = mca_coll_scc_record_publish(my_loc, sizeof(my_loc), user_outcome());
     if (OMPI_SUCCESS != rc) {
         SCC_VERBOSE(1, "coll:scc: world rank %d: this process's location and configuration "
                     "are not published (%d); communicators with it are declined",
@@ -341,6 +350,21 @@ static void parse_user_mesh(void)
     }
     free(text);
     user.ok = 1;
+}
+
+/* What parsing the user's mesh gave, for the record: "" (no mesh), "ok", or the fault. */
+static const char *user_outcome(void)
+{
+    static char out[160];
+
+    if (!user.done) {
+        return "";
+    }
+    if (user.ok) {
+        return "ok";
+    }
+    snprintf(out, sizeof(out), "%s: %s", user.param, scc_mesh_status_name(user.err.status));
+    return out;
 }
 
 static void show_user_error(void)
@@ -481,6 +505,7 @@ static bool place_user(struct ompi_communicator_t *comm, const int32_t *locs, in
     }
     if (SCC_MESH_OK != scc_mesh_map_place(&user.map, n, keys, pos, &err)
         || SCC_MESH_OK != scc_mesh_build(&t->mesh, &user.dims, n, pos, &err)) {
+        t->oom |= SCC_MESH_ENOMEM == err.status;
         if (shown_once(me, SHOWN_PLACE)) {
             mca_coll_scc_show_help("mesh-place", n, SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
                                    dims, key_name(key), scc_mesh_status_name(err.status),
@@ -529,6 +554,7 @@ static int place_chip(struct ompi_communicator_t *comm, const int32_t *locs, int
         return -1;
     }
     if (SCC_MESH_OK != scc_mesh_build(&t->mesh, &chip, n, pos, &err)) {
+        t->oom |= SCC_MESH_ENOMEM == err.status;
         if (shown_once(me, SHOWN_DUP)) {
             mca_coll_scc_show_help("scc-duplicate", SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
                                    err.msg);
@@ -549,6 +575,7 @@ static bool place_domains(struct ompi_communicator_t *comm, const int32_t *locs,
     static const int levels[] = { SCC_TOPO_DOM_PACKAGE, SCC_TOPO_DOM_NUMA, SCC_TOPO_DOM_CACHE };
     const int n = ompi_comm_size(comm);
     int unknown_levels = 0;
+    scc_mesh_err_t err;
 
     if (SCC_TOPO_DOM_NONE == p_domains) {
         return false;
@@ -585,13 +612,16 @@ static bool place_domains(struct ompi_communicator_t *comm, const int32_t *locs,
         /* inside a domain, processes go in core order (then rank order) */
         order = malloc(n * sizeof(int));
         if (NULL == order) {
+            t->oom = 1;
             return false;
         }
         for (int r = 0; r < n; ++r) {
             order[r] = loc_of(locs, r, SCC_LOC_CORE);
         }
+        /* both fail only for want of memory: the domains always make a valid grid */
         if (0 != scc_mesh_place_domains(n, dom, order, &d, pos)
-            || SCC_MESH_OK != scc_mesh_build(&t->mesh, &d, n, pos, NULL)) {
+            || SCC_MESH_OK != scc_mesh_build(&t->mesh, &d, n, pos, &err)) {
+            t->oom = 1;
             free(order);
             return false;
         }
@@ -668,6 +698,13 @@ int mca_coll_scc_topo_build(mca_coll_scc_module_t *m, struct ompi_communicator_t
     } else {
         int chip = place_chip(comm, locs, b, t);
         placed = (chip > 0) || (0 == chip && place_domains(comm, locs, a, b, t));
+    }
+
+    t->oom |= mca_coll_scc_fault(m, "place");
+    if (t->oom && OMPI_SUCCESS == rc) {
+        /* another member may have placed it: setup's agreement makes all decline */
+        rc = OMPI_ERR_OUT_OF_RESOURCE;
+        snprintf(t->note, sizeof(t->note), "out of memory while placing the processes");
     }
 
 flat:

@@ -60,6 +60,7 @@ typedef struct scc_topo {
     scc_topo_domain_t domain;  /* domains: the level that made the rows */
     int nunbound;              /* members not bound within one core */
     int exchanged;             /* 1: locations from the modex, 2: by an allgather */
+    int oom;                   /* placing ran out of memory (setup then fails, agreed) */
     scc_mesh_t mesh;           /* rank -> (x, y, z); flat: the near-square grid */
     scc_grid_t grid;           /* views into mesh, for the schedules */
     scc_tiles_t tiles;

@@ -107,6 +107,7 @@ typedef struct msg {
     int sender;
     int consumed;
     int published;
+    int local;           /* a reader shares the sender's node (or there are no nodes) */
     list_t one;          /* data of a one-block message */
     list_t *data;        /* data kinds: one list per block */
     uint64_t *know;      /* barrier: the sender's knowledge when it published */
@@ -330,7 +331,8 @@ static int check_static(rep_t *R, int r, long *nsend, uint32_t *top_round)
         }
         switch (st->kind) {
         case SCC_STEP_SEND:
-            if ((long) st->tag <= last_tag) {
+            /* with nodes, only the messages that take slots must rise (check_nodes) */
+            if (NULL == o->node_of && (long) st->tag <= last_tag) {
                 return fail(R, "rank %d step %ld: tag %u not above the previous %ld", r, i, st->tag,
                             last_tag);
             }
@@ -360,7 +362,7 @@ static int check_static(rep_t *R, int r, long *nsend, uint32_t *top_round)
                 R->laststamp[st->peer] = r + 1;
                 R->lasttag[st->peer] = 0;
             }
-            if (st->tag + 1u <= R->lasttag[st->peer]) {
+            if (NULL == o->node_of && st->tag + 1u <= R->lasttag[st->peer]) {
                 return fail(R, "rank %d step %ld: reads tag %u of %d after tag %u", r, i, st->tag,
                             st->peer, R->lasttag[st->peer] - 1);
             }
@@ -580,6 +582,76 @@ static int consume(rep_t *R, int r, const scc_step_t *st, msg_t *m)
     return 1;
 }
 
+/* Which messages take a slot: those with a reader on the sender's node. */
+static void mark_local(rep_t *R)
+{
+    for (long id = 0; id < R->nmsg; ++id) {
+        R->msg[id].local = NULL == R->o->node_of;
+    }
+    if (NULL == R->o->node_of) {
+        return;
+    }
+    for (int r = 0; r < R->n; ++r) {
+        for (long i = 0; i < R->s[r].nsteps; ++i) {
+            const scc_step_t *st = &R->s[r].steps[i];
+            long id;
+            if (st->kind == SCC_STEP_SEND || st->peer < 0 || st->peer >= R->n
+                || R->o->node_of[st->peer] != R->o->node_of[r]) {
+                continue;
+            }
+            id = find_msg(R, st->peer, st->tag);
+            if (id >= 0) {
+                R->msg[id].local = 1;
+            }
+        }
+    }
+}
+
+/* With nodes: a sender's messages that take slots (a reader on its node) rise in tag; a
+ * reader takes a sender's messages on its node in rising tags, and those from another node
+ * in the order they were sent (the network keeps each pair's order). */
+static void check_nodes(rep_t *R)
+{
+    for (int r = 0; r < R->n && R->res->ok; ++r) {
+        long last = -1;
+        for (long id = R->sendbase[r]; id < R->sendbase[r + 1]; ++id) {
+            if (R->msg[id].local) {
+                if ((long) R->msg[id].snd.tag <= last) {
+                    fail(R, "rank %d: message tag %u in its node after tag %ld", r,
+                         R->msg[id].snd.tag, last);
+                    return;
+                }
+                last = R->msg[id].snd.tag;
+            }
+        }
+    }
+    for (int r = 0; r < R->n && R->res->ok; ++r) {
+        for (int p = 0; p < R->n; ++p) {
+            R->lasttag[p] = 0;
+            R->laststamp[p] = 0;
+        }
+        for (long i = 0; i < R->s[r].nsteps; ++i) {
+            const scc_step_t *st = &R->s[r].steps[i];
+            long id, key;
+            if (st->kind == SCC_STEP_SEND) {
+                continue;
+            }
+            id = find_msg(R, st->peer, st->tag);
+            if (id < 0) {
+                continue;   /* the replay reports it */
+            }
+            key = R->o->node_of[st->peer] == R->o->node_of[r] ? (long) st->tag : id;
+            if (R->laststamp[st->peer] && key < (long) R->lasttag[st->peer]) {
+                fail(R, "rank %d step %ld: reads (%d, tag %u) out of order", r, i, st->peer,
+                     st->tag);
+                return;
+            }
+            R->laststamp[st->peer] = 1;
+            R->lasttag[st->peer] = (uint32_t) key + 1;
+        }
+    }
+}
+
 /* Runs rank r until it is done or blocked; a blocked rank waits on a message
  * (to be published, or to be read by all so its slot frees) and is woken by it. */
 static void park(rep_t *R, int r, long id)
@@ -605,6 +677,16 @@ static void run_rank(rep_t *R, int r)
         if (st->kind == SCC_STEP_SEND) {
             long id = R->nextmsg[r];
             long *slot = &R->slot[(long) r * W + st->tag % W];
+            if (!R->msg[id].local) {
+                /* over the network: no slot to wait for or to hold */
+                if (!publish(R, r, st, &R->msg[id])) {
+                    return;
+                }
+                R->nextmsg[r]++;
+                wake(R, id);
+                R->pc[r]++;
+                continue;
+            }
             if (*slot >= 0 && R->msg[*slot].consumed < R->msg[*slot].snd.nreaders) {
                 park(R, r, *slot);
                 return;
@@ -797,7 +879,8 @@ static void index_messages(rep_t *R, long maxtag_total)
     const int n = R->n;
     R->nmsg = R->sendbase[n];
     R->msg = zget(sizeof(msg_t) * (size_t) (R->nmsg + 1));
-    if (maxtag_total <= 8 * (R->nmsg + n)) {
+    /* with nodes a sender's tags need not rise: always the direct index */
+    if (maxtag_total <= 8 * (R->nmsg + n) || NULL != R->o->node_of) {
         R->tagidx = arena_get(sizeof(long) * (size_t) (maxtag_total + 1));
         for (long i = 0; i < maxtag_total; ++i) {
             R->tagidx[i] = -1;
@@ -811,6 +894,9 @@ static void index_messages(rep_t *R, long maxtag_total)
                 R->msg[id].sender = r;
                 R->msg[id].snd = *st;
                 if (R->tagidx) {
+                    if (R->tagidx[R->tagbase[r] + st->tag] >= 0) {
+                        fail(R, "rank %d: two messages with tag %u", r, st->tag);
+                    }
                     R->tagidx[R->tagbase[r] + st->tag] = id;
                 }
                 id++;
@@ -930,12 +1016,16 @@ int replay_run(const replay_opts_t *o, replay_gen_t gen, const void *ctx, replay
             break;
         }
         R->sendbase[r + 1] = R->sendbase[r] + nsend;
-        /* sends are in increasing tag order: the last one has the largest */
+        /* the largest tag (without nodes, the last send's: tags rise) */
         long maxtag = 0;
         for (long i = R->s[r].nsteps - 1; i >= 0; --i) {
             if (R->s[r].steps[i].kind == SCC_STEP_SEND) {
-                maxtag = (long) R->s[r].steps[i].tag + 1;
-                break;
+                if ((long) R->s[r].steps[i].tag + 1 > maxtag) {
+                    maxtag = (long) R->s[r].steps[i].tag + 1;
+                }
+                if (NULL == o->node_of) {
+                    break;
+                }
             }
         }
         R->tagbase[r + 1] = R->tagbase[r] + maxtag;
@@ -952,6 +1042,12 @@ int replay_run(const replay_opts_t *o, replay_gen_t gen, const void *ctx, replay
             R->slot[i] = -1;
         }
         index_messages(R, R->tagbase[n]);
+        mark_local(R);
+        if (res->ok && NULL != o->node_of) {
+            check_nodes(R);
+        }
+    }
+    if (res->ok) {
         trees_init(R);
         init_contents(R);
         if (execute(R)) {

@@ -32,6 +32,9 @@ typedef struct replay_opts {
     int tight_rounds;   /* check that the last round used is nrounds - 1 */
     int keep_flows;     /* record every transfer (for link loads and test vectors) */
     int in_place;       /* reductions: input and work are one buffer (MPI_IN_PLACE) */
+    const int *node_of; /* n: the node of each rank, or NULL (one node).  A message with no
+                           reader on its sender's node goes over the network: it takes no
+                           slot (point-to-point messages queue without limit) */
 } replay_opts_t;
 
 /* One message as one reader consumed it. */

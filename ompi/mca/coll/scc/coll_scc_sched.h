@@ -72,6 +72,8 @@ typedef enum {
                                  work = msg op input (first touch of those blocks) */
 #define SCC_STEP_F_LIST  0x02 /* block/nblocks index the schedule's block list,
                                  not a range of consecutive blocks               */
+#define SCC_STEP_F_LOCAL 0x04 /* hierarchical schedules: a SEND from a node's leader to
+                                 the other processes of its node                 */
 
 typedef struct scc_step {
     uint8_t  kind;      /* scc_step_kind_t */
@@ -235,6 +237,20 @@ int scc_sched_tree_bcast(scc_sched_t *s, int n, int rank, int root, const int *f
                          int nlevels, uint32_t nblocks);
 int scc_sched_tree_reduce(scc_sched_t *s, int n, int rank, int root, const int *fanout,
                           int nlevels, uint32_t nblocks);
+
+/* Binomial trees (vrank v = (rank - root + n) % n; v's parent clears its highest bit, its
+ * children are v + 2^j for 2^j > v), depth = the set bits of v: for processes far apart,
+ * where every message costs a latency.  Pipelined by block as the k-ary trees above (a
+ * rank sends each block to all its children as one message; tag = block); the reduction
+ * combines children nearest first and says SCC_SCHED_F_COMMUTATIVE unless that is rank
+ * order.  The barrier: zero-block fan-in to vrank 0 (tag 0), then fan-out (tag 1). */
+int scc_sched_binomial_bcast(scc_sched_t *s, int n, int rank, int root, uint32_t nblocks);
+int scc_sched_binomial_reduce(scc_sched_t *s, int n, int rank, int root, uint32_t nblocks);
+int scc_sched_binomial_barrier(scc_sched_t *s, int n, int rank);
+
+/* Dissemination barrier: in round k (tag k) each rank signals rank + 2^k and waits for
+ * rank - 2^k (mod n): ceil(log2 n) rounds of zero-block messages with one reader. */
+int scc_sched_dissem_barrier(scc_sched_t *s, int n, int rank);
 
 /* Allreduce on a flat set by recursive doubling (seeds/002's HypercubeReduce), any
  * n: with P = 2^q <= n < 2P, ranks P..n-1 fold their input into rank - P, the P

@@ -307,3 +307,161 @@ int scc_tiles_center(const scc_tiles_t *m)
     }
     return best;
 }
+
+/* ---------------------------------------------------------------- */
+/* Binomial trees (vrank v's parent clears v's highest bit; its children are v + 2^j for
+ * 2^j > v), for few processes far apart: the depth is the number of set bits of v. */
+
+typedef struct binomial_ctx {
+    int n, root;
+} binomial_ctx_t;
+
+static int binomial_children_v(int v, int n, int *ch, int cap)
+{
+    int m = 0;
+    for (long d = 1; d < n; d <<= 1) {
+        if (d > v && v + d < n) {
+            if (m < cap) {
+                ch[m] = (int) (v + d);
+            }
+            m++;
+        }
+    }
+    return m;
+}
+
+static int binomial_nchildren(const void *ctx, int rank)
+{
+    const binomial_ctx_t *b = ctx;
+    return binomial_children_v((rank - b->root + b->n) % b->n, b->n, NULL, 0);
+}
+
+static int binomial_child(const void *ctx, int rank, int i)
+{
+    const binomial_ctx_t *b = ctx;
+    int ch[32];
+    binomial_children_v((rank - b->root + b->n) % b->n, b->n, ch, 32);
+    return (ch[i] + b->root) % b->n;
+}
+
+static int popcount_int(int v)
+{
+    int c = 0;
+    for (; v > 0; v &= v - 1) {
+        c++;
+    }
+    return c;
+}
+
+/* Fills t for rank (children nearest first); *childbuf holds them (up to 31). */
+static void binomial_node(scc_tree_node_t *t, int *childbuf, int n, int rank, int root)
+{
+    int v = (rank - root + n) % n, depth = 0;
+    int m = binomial_children_v(v, n, childbuf, 32);
+
+    for (int i = 0; i < m; ++i) {
+        childbuf[i] = (childbuf[i] + root) % n;
+    }
+    for (int u = 0; u < n; ++u) {
+        int c = popcount_int(u);
+        depth = c > depth ? c : depth;
+    }
+    if (v > 0) {
+        int h = 1;
+        while (h * 2 <= v) {
+            h *= 2;
+        }
+        t->parent = (v - h + root) % n;
+    } else {
+        t->parent = -1;
+    }
+    t->depth = popcount_int(v);
+    t->tree_depth = depth;
+    t->nchildren = m;
+    t->children = childbuf;
+}
+
+static int binomial_args_ok(int n, int rank, int root, uint32_t nblocks)
+{
+    return n >= 1 && rank >= 0 && rank < n && root >= 0 && root < n
+           && (uint64_t) nblocks + (uint64_t) n <= UINT32_MAX;
+}
+
+int scc_sched_binomial_bcast(scc_sched_t *s, int n, int rank, int root, uint32_t nblocks)
+{
+    scc_tree_node_t t;
+    int ch[32];
+
+    scc_sched_reset(s);
+    if (!binomial_args_ok(n, rank, root, nblocks)) {
+        return -1;
+    }
+    if (n == 1 || nblocks == 0) {
+        return 0;
+    }
+    binomial_node(&t, ch, n, rank, root);
+    scc_sched_tree_emit_bcast(s, &t, nblocks, 0, 0);
+    s->nrounds = nblocks + (uint32_t) t.tree_depth - 1;
+    return 0;
+}
+
+int scc_sched_binomial_reduce(scc_sched_t *s, int n, int rank, int root, uint32_t nblocks)
+{
+    scc_tree_node_t t;
+    binomial_ctx_t b = { n, root };
+    scc_tree_walk_t w = { binomial_nchildren, binomial_child, &b };
+    int ch[32];
+
+    scc_sched_reset(s);
+    if (!binomial_args_ok(n, rank, root, nblocks)) {
+        return -1;
+    }
+    if (n == 1 || nblocks == 0) {
+        return 0;
+    }
+    binomial_node(&t, ch, n, rank, root);
+    scc_sched_tree_emit_reduce(s, &t, nblocks, 0, 0);
+    s->nrounds = nblocks + (uint32_t) t.tree_depth - 1;
+    if (!scc_sched_tree_rank_ordered(&w, n, root)) {
+        s->flags |= SCC_SCHED_F_COMMUTATIVE;
+    }
+    return 0;
+}
+
+int scc_sched_binomial_barrier(scc_sched_t *s, int n, int rank)
+{
+    scc_tree_node_t t;
+    int ch[32];
+
+    scc_sched_reset(s);
+    if (!binomial_args_ok(n, rank, 0, 0)) {
+        return -1;
+    }
+    if (n == 1) {
+        return 0;
+    }
+    binomial_node(&t, ch, n, rank, 0);
+    scc_sched_tree_emit_fanin(s, &t, 0, 0);
+    scc_sched_tree_emit_fanout(s, &t, 1, (uint32_t) t.tree_depth);
+    s->nrounds = 2 * (uint32_t) t.tree_depth;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Dissemination barrier: in round k each rank signals rank + 2^k and waits for rank - 2^k. */
+
+int scc_sched_dissem_barrier(scc_sched_t *s, int n, int rank)
+{
+    uint32_t k = 0;
+
+    scc_sched_reset(s);
+    if (n < 1 || rank < 0 || rank >= n) {
+        return -1;
+    }
+    for (long d = 1; d < n; d <<= 1, ++k) {
+        scc_sched_push(s, SCC_STEP_SEND, 0, -1, k, k, 0, 0, 1);
+        scc_sched_push(s, SCC_STEP_RECV, 0, (int) ((rank - d + n) % n), k, k, 0, 0, 0);
+    }
+    s->nrounds = k;
+    return 0;
+}

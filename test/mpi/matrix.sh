@@ -19,7 +19,7 @@ check_expect() {
             want[name] = coll " " alg " " calls " " mayfall " " zero
             next
         }
-        /coll:scc: comm [0-9]+ \(matrix / {
+        /coll:scc: comm [0-9]+ \(matrix .* calls:/ {
             name = $0; sub(/.*coll:scc: comm [0-9]+ \(/, "", name); sub(/\) rank.*/, "", name)
             reports[name]++
             line[name, reports[name]] = $0

@@ -25,9 +25,10 @@ int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_
         goto fallback;
     }
     alg = mca_coll_scc_pick(m, SCC_COLL_BARRIER, 0);
-    /* the flag tree and dissemination need shared memory (flag lines) */
-    if (SCC_ALG_TREE == alg) {
-        if (OPAL_LIKELY(NULL != m->children && SCC_XPORT_PML != m->xp->kind)) {
+    /* the flag tree and dissemination need one shared memory (flag lines); across nodes
+       both are schedules (coll_scc_sched_hier.c) */
+    if (SCC_ALG_TREE == alg && SCC_TOPO_NODES != m->topo.kind) {
+        if (OPAL_LIKELY(NULL != m->children && scc_xport_shared_all(m->xp))) {
             mca_coll_scc_count(m, SCC_COLL_BARRIER, alg);
             return mca_coll_scc_barrier_tree(m);
         }
@@ -35,7 +36,7 @@ int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_
            count names what ran */
         alg = SCC_ALG_NOCMSG;
     }
-    if (SCC_ALG_DISSEM == alg) {
+    if (SCC_ALG_DISSEM == alg && SCC_TOPO_NODES != m->topo.kind) {
         mca_coll_scc_count(m, SCC_COLL_BARRIER, alg);
         return mca_coll_scc_barrier_dissem(m);
     }

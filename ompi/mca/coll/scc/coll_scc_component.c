@@ -175,6 +175,7 @@ static int scc_open(void)
 static int scc_close(void)
 {
     mca_coll_scc_topo_close();
+    mca_coll_scc_topo_nodes_close();
     mca_coll_scc_record_close();
     if (mca_coll_scc_component.output >= 0) {
         opal_output_close(mca_coll_scc_component.output);
@@ -282,8 +283,23 @@ int mca_coll_scc_register_params(void)
             "(smaller ones NoC_Msg on a mesh, trees on domains)",
             MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5,
             MCA_BASE_VAR_SCOPE_READONLY, &cs->dopl_min);
+        cs->nodes_jia_min = d.nodes_jia_min;
+        (void) mca_base_component_var_register(c, "nodes_jia_min",
+            "Communicators across nodes: broadcasts of this many bytes or more run Jia's "
+            "multiple-message schedule between the nodes' leaders, smaller ones a binomial "
+            "tree (each leader forwards every block to its node as it arrives)",
+            MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5,
+            MCA_BASE_VAR_SCOPE_READONLY, &cs->nodes_jia_min);
+        cs->nodes_ring_min = d.nodes_ring_min;
+        (void) mca_base_component_var_register(c, "nodes_ring_min",
+            "Communicators across nodes: allreduce of this many bytes or more reduces within "
+            "each node, runs a ring between the nodes' leaders and hands the result back; "
+            "smaller ones reduce and broadcast by binomial trees between the leaders",
+            MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5,
+            MCA_BASE_VAR_SCOPE_READONLY, &cs->nodes_ring_min);
     }
-    if (OMPI_SUCCESS != mca_coll_scc_topo_register_params()) {
+    if (OMPI_SUCCESS != mca_coll_scc_topo_register_params()
+        || OMPI_SUCCESS != mca_coll_scc_topo_nodes_register_params()) {
         return OMPI_ERROR;
     }
     cs->tree_fanout = "auto";

@@ -60,6 +60,16 @@ static void scc_report_calls(mca_coll_scc_module_t *m)
     }
     SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d calls:%s", m->cid, m->name,
                 m->rank, m->size, len ? line : " none");
+    if (NULL != m->xp) {
+        /* which way each message this rank received came: its own node's memory or the
+           pml, from its node or another (tests check that nothing took the wrong way) */
+        const uint64_t (*t)[2] = (const uint64_t (*)[2]) m->xp->traffic;
+        SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d received: on-node %llu by "
+                    "shm %llu by pml, off-node %llu by pml %llu by shm", m->cid, m->name,
+                    m->rank, m->size, (unsigned long long) t[0][0],
+                    (unsigned long long) t[0][1], (unsigned long long) t[1][1],
+                    (unsigned long long) t[1][0]);
+    }
 }
 
 /* Normally disable has torn down already (see coll_scc_compat.h); a module whose enable
@@ -147,19 +157,6 @@ static int scc_module_disable(mca_coll_base_module_t *module, struct ompi_commun
     return OMPI_SUCCESS;
 }
 
-/* Returns the number of nodes the communicator's processes sit on beyond this one. */
-static bool scc_all_local(struct ompi_communicator_t *comm)
-{
-    int size = ompi_comm_size(comm);
-    for (int i = 0; i < size; ++i) {
-        ompi_proc_t *proc = ompi_comm_peer_lookup(comm, i);
-        if (NULL == proc || !OPAL_PROC_ON_LOCAL_NODE(proc->super.proc_flags)) {
-            return false;
-        }
-    }
-    return true;
-}
-
 mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm, int *priority)
 {
     mca_coll_scc_module_t *m;
@@ -177,8 +174,6 @@ mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm
         why = differs;
     } else if (mca_coll_scc_component.priority < 0) {
         why = "negative priority";
-    } else if (SCC_XPORT_PML != mca_coll_scc_component.transport && !scc_all_local(comm)) {
-        why = "processes on more than one node (coll_scc_transport pml serves such communicators)";
     }
     if (NULL != why) {
         SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: declined (%s)", SCC_COMM_CID(comm),
@@ -270,7 +265,14 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
                 cma, m->xp->yield ? "yield" : "spin");
     m->xp->bar_radix = mca_coll_scc_barrier_radix(m->size, mca_coll_scc_component.barrier_radix);
     /* the table: what the topology asks for, among what the transport can run */
-    m->unavail = SCC_XPORT_PML == m->xp->kind ? SCC_ALGS_NEED_SHARED : 0;
+    if (SCC_TOPO_NODES == m->topo.kind) {
+        /* across nodes the schedules run over both memories; the dissemination barrier
+           is a schedule there too.  A butterfly changes a block right after sending it,
+           which a message still on its way to another node must not see */
+        m->unavail = (1u << SCC_ALG_FLAT) | (1u << SCC_ALG_BUTTERFLY);
+    } else {
+        m->unavail = scc_xport_shared_all(m->xp) ? 0 : SCC_ALGS_NEED_SHARED;
+    }
     mca_coll_scc_topo_table(&m->topo, m->unavail, &m->select);
     /* the plans only the communicator decides (barrier, alltoall); the others come with
        the first call that needs them */

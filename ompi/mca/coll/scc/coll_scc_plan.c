@@ -14,6 +14,7 @@
 
 #include "coll_scc_agree.h"
 #include "coll_scc_exec.h"
+#include "coll_scc_sched_hier.h"
 #include "coll_scc_xport.h"
 
 /* Plans held beyond the pinned ones: every root of two rooted collectives at two sizes */
@@ -46,6 +47,52 @@ struct scc_plan_set {
 
 /* ------------------------------------------------------------ generation */
 
+/* Across nodes: the hierarchical schedules, an algorithm naming what the leaders run between
+ * nodes (tree: binomial; dissem, jia, dopl, ring: those), NoC_Msg on the nodes as tiles,
+ * and the rings of allgather and reduce_scatter_block over all ranks. */
+static int scc_generate_nodes(mca_coll_scc_module_t *m, int me, scc_coll_t c, scc_alg_t a,
+                              int root, uint32_t nblocks, scc_sched_t *s)
+{
+    const scc_topo_t *t = &m->topo;
+    scc_hier_t h;
+
+    memset(&h, 0, sizeof(h));
+    h.nodes = &t->nodes;
+    h.fanout = m->fanout;
+    h.nlevels = m->nlevels;
+    h.chunks_per_part = (uint32_t) mca_coll_scc_component.dopl_chunks;
+    switch (a) {
+    case SCC_ALG_TREE: h.inter = SCC_INTER_BINOMIAL; break;
+    case SCC_ALG_JIA: h.inter = SCC_INTER_JIA; break;
+    case SCC_ALG_DOPL: h.inter = SCC_INTER_DOPL; break;
+    case SCC_ALG_RING: h.inter = SCC_INTER_RING; break;
+    case SCC_ALG_DISSEM: h.inter = SCC_INTER_DISSEM; break;
+    default: h.inter = SCC_INTER_COUNT; break;
+    }
+    switch (c) {
+    case SCC_COLL_BCAST:
+        return SCC_ALG_NOCMSG == a ? scc_sched_nocmsg_bcast(s, &t->tiles, me, root, nblocks)
+                                   : scc_sched_hier_bcast(s, &h, me, root, nblocks);
+    case SCC_COLL_REDUCE:
+        return SCC_ALG_NOCMSG == a ? scc_sched_nocmsg_reduce(s, &t->tiles, me, root, nblocks)
+                                   : scc_sched_hier_reduce(s, &h, me, root, nblocks);
+    case SCC_COLL_ALLREDUCE:
+        return SCC_ALG_NOCMSG == a ? scc_sched_nocmsg_allreduce(s, &t->tiles, me, root, nblocks)
+                                   : scc_sched_hier_allreduce(s, &h, me, nblocks);
+    case SCC_COLL_BARRIER:
+        if (SCC_ALG_NOCMSG == a || SCC_ALG_NOCMSG_FANIN == a) {
+            return scc_sched_nocmsg_barrier(s, &t->tiles, me, root, SCC_ALG_NOCMSG_FANIN == a);
+        }
+        return scc_sched_hier_barrier(s, &h, me);
+    case SCC_COLL_ALLGATHER:
+        return SCC_ALG_RING == a ? scc_sched_ring_allgather(s, m->size, me, nblocks) : -1;
+    case SCC_COLL_REDUCE_SCATTER_BLOCK:
+        return SCC_ALG_RING == a ? scc_sched_ring_reduce_scatter(s, m->size, me, nblocks) : -1;
+    default:
+        return -1;
+    }
+}
+
 /* Runs the generator of (c, a) for rank me into s; returns its result. */
 static int scc_generate(mca_coll_scc_module_t *m, int me, scc_coll_t c, scc_alg_t a, int root,
                         uint32_t nblocks, scc_sched_t *s)
@@ -54,6 +101,9 @@ static int scc_generate(mca_coll_scc_module_t *m, int me, scc_coll_t c, scc_alg_
     const int n = m->size;
     const int chunks = mca_coll_scc_component.dopl_chunks;
 
+    if (SCC_TOPO_NODES == t->kind) {
+        return scc_generate_nodes(m, me, c, a, root, nblocks, s);
+    }
     switch (c) {
     case SCC_COLL_BCAST:
         switch (a) {
@@ -124,6 +174,17 @@ static int scc_generate_all(mca_coll_scc_module_t *m, int me, scc_coll_t c, scc_
     return 0;
 }
 
+/* Sorts a schedule's SEND step indices by tag (one call at a time: plans are made under
+ * the set's agreement, never by two threads on one communicator at once). */
+static __thread const scc_sched_t *scc_sends_by_tag;
+
+static int scc_cmp_send_tag(const void *a, const void *b)
+{
+    uint32_t ta = scc_sends_by_tag->steps[*(const long *) a].tag;
+    uint32_t tb = scc_sends_by_tag->steps[*(const long *) b].tag;
+    return ta < tb ? -1 : ta > tb;
+}
+
 /* Point-to-point messages go to named readers: replay every other rank's schedule
  * and note, for each of my SENDs, who receives it (a sender's tags are unique and
  * increase along its SENDs). */
@@ -146,6 +207,9 @@ static int scc_find_readers(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a,
             sends[nsends++] = i;
         }
     }
+    /* across nodes a rank's tags rise within each memory, not over both: search by tag */
+    scc_sends_by_tag = &p->s;
+    qsort(sends, (size_t) nsends, sizeof(long), scc_cmp_send_tag);
     readers = malloc((total + 1) * sizeof(int));
     if (NULL == readers) {
         goto out;
@@ -290,7 +354,7 @@ static int scc_locate_pairs(mca_coll_scc_module_t *m, scc_plan_t *p)
 static bool scc_plan_make(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a, int root,
                           uint32_t nblocks, scc_plan_t *p)
 {
-    bool pml = SCC_XPORT_PML == m->xp->kind;
+    bool pml = !scc_xport_shared_all(m->xp);
 
     memset(p, 0, sizeof(*p));
     if (0 != scc_generate_all(m, m->rank, c, a, root, nblocks, &p->s)
@@ -430,16 +494,20 @@ const scc_plan_t *mca_coll_scc_plan(mca_coll_scc_module_t *m, scc_coll_t c, scc_
 static bool scc_plan_fixed(const mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a,
                            scc_coll_t *kc, scc_alg_t *ka, int *root)
 {
-    bool pml = SCC_XPORT_PML == m->xp->kind;
+    bool pml = !scc_xport_shared_all(m->xp);
 
     *kc = c;
     *ka = a;
     *root = 0;
     switch (c) {
     case SCC_COLL_BARRIER:
+        *root = m->center;
+        if (SCC_TOPO_NODES == m->topo.kind) {
+            /* across nodes every barrier is a schedule */
+            return SCC_ALG_FALLBACK != a && SCC_ALG_AUTO != a;
+        }
         /* the flag tree needs shared memory: over pml the NoC_Msg schedule serves it */
         *ka = SCC_ALG_TREE == a && pml ? SCC_ALG_NOCMSG : a;
-        *root = m->center;
         return SCC_ALG_NOCMSG == *ka || SCC_ALG_NOCMSG_FANIN == *ka;
     case SCC_COLL_ALLTOALL:
     case SCC_COLL_ALLTOALLV:

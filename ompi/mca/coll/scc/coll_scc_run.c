@@ -169,7 +169,7 @@ int mca_coll_scc_allreduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
                         count, dtype, op, &b);
     /* a butterfly changes a block right after sending it: the message must be a copy,
        which point-to-point sends from the buffer are not */
-    if (NULL != p && (p->s.flags & SCC_SCHED_F_SEND_COPY) && SCC_XPORT_PML == x->kind) {
+    if (NULL != p && (p->s.flags & SCC_SCHED_F_SEND_COPY) && !scc_xport_shared_all(x)) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
     if (NULL != p && SCC_ALG_TREE == a) {
@@ -292,7 +292,7 @@ static int scc_pairs_run(mca_coll_scc_module_t *m, scc_alg_t a, scc_exec_pairs_t
     int rc = OMPI_SUCCESS;
 
     /* pair lists travel through slots only */
-    if (NULL == p || SCC_XPORT_PML == x->kind) {
+    if (NULL == p || !scc_xport_shared_all(x)) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
     /* every rank cuts the blocks alike: by the longest list of any rank */
@@ -363,7 +363,7 @@ int mca_coll_scc_alltoallv_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
     scc_exec_pairs_t b;
     int rc;
 
-    if (SCC_XPORT_PML == m->xp->kind || NULL == mca_coll_scc_plan(m, SCC_COLL_ALLTOALL, a, 0, 0)) {
+    if (!scc_xport_shared_all(m->xp) || NULL == mca_coll_scc_plan(m, SCC_COLL_ALLTOALL, a, 0, 0)) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
     /* a pair may pass through a third rank, which must know its size: every rank

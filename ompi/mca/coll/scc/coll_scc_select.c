@@ -21,7 +21,7 @@ static const char *const alg_names[SCC_ALG_COUNT] = {
     "ring", "butterfly", "dissem", "nocmsg_fanin"
 };
 
-static const char *const topo_names[SCC_TOPO_COUNT] = { "flat", "mesh", "domains" };
+static const char *const topo_names[SCC_TOPO_COUNT] = { "flat", "mesh", "domains", "nodes" };
 
 #define BIT(a) (1u << (a))
 
@@ -97,6 +97,8 @@ void scc_select_params_default(scc_select_params_t *p)
     p->tree_max = 8192;
     p->direct_min = 1048576;
     p->dopl_min = 8192;
+    p->nodes_jia_min = 65536;
+    p->nodes_ring_min = 262144;
     p->unavailable = 0;
 }
 
@@ -143,9 +145,42 @@ static size_t below(size_t min)
     return min > 0 ? min - 1 : 0;
 }
 
+/* Several nodes: the hierarchical schedules (each node a tile, its leader the one process
+ * that talks to other nodes); what needs one shared memory for all goes to the fallback. */
+static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_params_t *p)
+{
+    switch (c) {
+    case SCC_COLL_BCAST:
+        add_range(e, p, below(p->nodes_jia_min), SCC_ALG_TREE);
+        add_range(e, p, SIZE_MAX, SCC_ALG_JIA);
+        break;
+    case SCC_COLL_BARRIER:
+        add_range(e, p, SIZE_MAX, SCC_ALG_DISSEM);
+        break;
+    case SCC_COLL_REDUCE:
+        add_range(e, p, SIZE_MAX, SCC_ALG_TREE);
+        break;
+    case SCC_COLL_ALLREDUCE:
+        add_range(e, p, below(p->nodes_ring_min), SCC_ALG_TREE);
+        add_range(e, p, SIZE_MAX, SCC_ALG_RING);
+        break;
+    case SCC_COLL_ALLGATHER:
+    case SCC_COLL_REDUCE_SCATTER_BLOCK:
+        add_range(e, p, SIZE_MAX, SCC_ALG_RING);
+        break;
+    default:
+        add_range(e, p, SIZE_MAX, SCC_ALG_FALLBACK);
+        break;
+    }
+}
+
 static void auto_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_topo_t *topo,
                         const scc_select_params_t *p)
 {
+    if (SCC_TOPO_NODES == topo->kind) {
+        node_ranges(e, c, p);
+        return;
+    }
     const int mesh = (SCC_TOPO_MESH == topo->kind);
     const int grid = (SCC_TOPO_MESH == topo->kind || SCC_TOPO_DOMAINS == topo->kind)
                      && topo->grid_ok;

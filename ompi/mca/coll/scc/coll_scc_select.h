@@ -45,6 +45,7 @@ typedef enum {
     SCC_TOPO_FLAT = 0,     /* a set of processes without a useful geometry */
     SCC_TOPO_MESH,         /* an SCC chip or a mesh the user described */
     SCC_TOPO_DOMAINS,      /* a grid built from hwloc domains x cores per domain */
+    SCC_TOPO_NODES,        /* processes on several nodes: each node a tile (hierarchical) */
     SCC_TOPO_COUNT
 } scc_topo_kind_t;
 
@@ -63,6 +64,10 @@ typedef struct scc_select_params {
     size_t direct_min;          /* flat, more than two processes: allreduce from this size
                                    on runs the direct reduce-scatter + allgather (trees below) */
     size_t dopl_min;            /* mesh and domains: bcast from this on runs DOPL */
+    size_t nodes_jia_min;       /* nodes: bcast from this on runs Jia between the leaders
+                                   (binomial below) */
+    size_t nodes_ring_min;      /* nodes: allreduce from this on runs the ring between the
+                                   leaders (reduce and bcast by binomial trees below) */
     uint32_t unavailable;       /* bit (1 << alg): algorithms that cannot run on this
                                    communicator (not built, no transport): the table
                                    puts a schedule there instead of a direct algorithm

@@ -657,10 +657,19 @@ int mca_coll_scc_topo_build(mca_coll_scc_module_t *m, struct ompi_communicator_t
     int32_t *locs = NULL;
     int *a = NULL, *b = NULL;
     int rc = OMPI_SUCCESS, how = 0;
-    bool placed = false, ok;
+    bool placed = false, ok, multi = false;
 
     memset(t, 0, sizeof(*t));
     t->kind = SCC_TOPO_FLAT;
+    /* several nodes: each node a tile; the locations within a node are not needed */
+    rc = mca_coll_scc_topo_nodes(comm, t, &multi);
+    if (multi && OMPI_SUCCESS == rc) {
+        set_views(t);
+        return OMPI_SUCCESS;
+    }
+    if (multi) {
+        goto flat;
+    }
     pthread_mutex_lock(&topo_lock);
     if (!my_loc_ready) {
         discover(my_loc);
@@ -726,6 +735,7 @@ flat:
 void mca_coll_scc_topo_free(scc_topo_t *t)
 {
     scc_mesh_free(&t->mesh);
+    scc_nodes_free(&t->nodes);
     memset(t, 0, sizeof(*t));
 }
 
@@ -745,6 +755,8 @@ void mca_coll_scc_topo_table(const scc_topo_t *t, uint32_t unavailable, scc_sele
     p.tree_max = cs->tree_max;
     p.direct_min = cs->direct_min;
     p.dopl_min = cs->dopl_min;
+    p.nodes_jia_min = cs->nodes_jia_min;
+    p.nodes_ring_min = cs->nodes_ring_min;
     p.unavailable = unavailable;
     st.kind = t->kind;
     st.n = t->mesh.n;
@@ -758,6 +770,8 @@ int mca_coll_scc_topo_describe(const scc_topo_t *t, char *buf, size_t len)
     const char *how = 1 == t->exchanged ? "modex" : 2 == t->exchanged ? "allgather" : "none";
 
     switch (t->kind) {
+    case SCC_TOPO_NODES:
+        return mca_coll_scc_topo_nodes_describe(t, buf, len);
     case SCC_TOPO_MESH:
         return snprintf(buf, len, "mesh %dx%dx%d (%s), %d of %d tiles, grid %dx%d%s; "
                         "locations by %s", d->X, d->Y, d->K, t->note, t->mesh.ntiles_used,

@@ -3,9 +3,11 @@
 #ifndef MCA_COLL_SCC_TOPO_H
 #define MCA_COLL_SCC_TOPO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "coll_scc_mesh.h"
+#include "coll_scc_nodes.h"
 #include "coll_scc_sched.h"
 #include "coll_scc_select.h"
 
@@ -64,6 +66,7 @@ typedef struct scc_topo {
     scc_mesh_t mesh;           /* rank -> (x, y, z); flat: the near-square grid */
     scc_grid_t grid;           /* views into mesh, for the schedules */
     scc_tiles_t tiles;
+    scc_nodes_t nodes;         /* SCC_TOPO_NODES: the members by node (else empty) */
     char note[160];            /* why the communicator is flat, or where the mesh came from */
 } scc_topo_t;
 
@@ -96,6 +99,15 @@ void mca_coll_scc_topo_report(const struct mca_coll_scc_module_t *m, const char 
 
 /* One phrase for the topology, e.g. "mesh 6x4x2 (user, key rank), 4 tiles, grid 2x4". */
 int mca_coll_scc_topo_describe(const scc_topo_t *t, char *buf, size_t len);
+
+/* coll_scc_topo_nodes.c: a communicator on several nodes (Open MPI's locality flags and
+ * host names) becomes SCC_TOPO_NODES, its nodes the tiles of a mesh (coll_scc_nodes); one
+ * node leaves t alone.  *multi says which; an error when the views disagree or memory is
+ * short (setup's agreement then declines everywhere). */
+int mca_coll_scc_topo_nodes(struct ompi_communicator_t *comm, scc_topo_t *t, bool *multi);
+int mca_coll_scc_topo_nodes_describe(const scc_topo_t *t, char *buf, size_t len);
+int mca_coll_scc_topo_nodes_register_params(void);
+void mca_coll_scc_topo_nodes_close(void);
 
 #ifdef __cplusplus
 }

@@ -90,6 +90,13 @@ int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, in
     if (OPAL_UNLIKELY(SCC_XPORT_PML == x->kind)) {
         return scc_pml_send(x, buf, len, nreaders, readers);
     }
+    if (OPAL_UNLIKELY(NULL != x->remote)) {
+        /* other nodes' readers get it over the pml, this node's through the slot */
+        nreaders = scc_pml_send_remote(x, buf, len, nreaders, readers);
+        if (nreaders <= 0) {
+            return nreaders;
+        }
+    }
     int slot = scc_slot_of(x, tag);
     scc_msg_hdr_t *h = scc_claim_slot(x, slot);
     uint32_t kind;
@@ -167,12 +174,13 @@ static const void *scc_payload(scc_xport_t *x, int peer, uint32_t tag, scc_msg_h
 
 int scc_xport_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len)
 {
-    if (OPAL_UNLIKELY(SCC_XPORT_PML == x->kind)) {
+    if (OPAL_UNLIKELY(scc_xport_by_pml(x, peer))) {
         return scc_pml_recv(x, peer, buf, len);
     }
     scc_msg_hdr_t *h = scc_xport_wait(x, peer, tag);
     int rc = OMPI_SUCCESS;
 
+    x->traffic[NULL != x->remote && x->remote[peer]][0]++;
     if (OPAL_UNLIKELY(h->len != len)) {
         rc = MPI_ERR_TRUNCATE;
     } else if (SCC_MSG_CMA == h->kind) {
@@ -212,7 +220,7 @@ int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
                           const void *input, size_t count, struct ompi_datatype_t *dtype,
                           struct ompi_op_t *op)
 {
-    if (OPAL_UNLIKELY(SCC_XPORT_PML == x->kind)) {
+    if (OPAL_UNLIKELY(scc_xport_by_pml(x, peer))) {
         return scc_pml_recv_reduce(x, peer, target, input, count, dtype, op);
     }
     scc_msg_hdr_t *h = scc_xport_wait(x, peer, tag);
@@ -221,6 +229,7 @@ int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
     const void *src;
     int rc;
 
+    x->traffic[NULL != x->remote && x->remote[peer]][0]++;
     ompi_datatype_type_size(dtype, &dtsize);
     if (OPAL_UNLIKELY(h->len != count * dtsize)) {
         scc_xport_release(x, peer, tag);
@@ -255,6 +264,9 @@ void scc_xport_end(scc_xport_t *x)
     if (SCC_XPORT_PML == x->kind) {
         scc_pml_end(x);
         return;
+    }
+    if (OPAL_UNLIKELY(NULL != x->remote)) {
+        scc_pml_end(x);
     }
     /* a sender may wait for these in a later call: they cannot stay owed past this one */
     if (x->nlater > 0) {
@@ -406,12 +418,29 @@ int mca_coll_scc_xport_register_params(void)
 /* A word whose value every process knows: reading it from a peer proves CMA works. */
 static volatile uint64_t scc_cma_probe_word = 0x5343432d434d4121ull;
 
-/* Checks that I can read my right neighbour's memory with process_vm_readv. */
+/* The next rank after r on my node (r itself when it is alone there). */
+static int scc_next_local(const scc_xport_t *x, int r)
+{
+    for (int i = 1; i <= x->size; ++i) {
+        int q = (r + i) % x->size;
+        if (NULL == x->remote || !x->remote[q]) {
+            return q;
+        }
+    }
+    return r;
+}
+
+/* Checks that I can read my right neighbour's memory (on my node) with process_vm_readv. */
 static bool scc_cma_works(scc_xport_t *x)
 {
-    int peer = (x->rank + 1) % x->size;
+    int peer = scc_next_local(x, x->rank);
     uint64_t v = 0;
-    uint64_t addr = scc_load(x, &scc_ctrl(x, peer)->probe.v);
+    uint64_t addr;
+
+    if (peer == x->rank) {
+        return true;    /* alone on my node: nobody to read */
+    }
+    addr = scc_load(x, &scc_ctrl(x, peer)->probe.v);
     if (0 == addr) {
         return false;
     }
@@ -431,6 +460,7 @@ static void scc_xport_free(scc_xport_t *x)
     free(x->later);
     free(x->bounce);
     free(x->reqs);
+    free(x->remote);
     free(x);
 }
 
@@ -443,6 +473,8 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
 
     /* Every member reaches each agreement below, in the same order, whatever failed on it:
        all attach or none does (coll_scc_agree.c) */
+    const scc_nodes_t *nd = SCC_TOPO_NODES == m->topo.kind ? &m->topo.nodes : NULL;
+
     if (NULL != x) {
         x->rank = ompi_comm_rank(comm);
         x->size = ompi_comm_size(comm);
@@ -450,8 +482,20 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
         x->comm = comm;
         x->region = calloc(x->size, sizeof(char *));
         x->pids = calloc(x->size, sizeof(pid_t));
+        x->nlocal = x->size;
+        x->lrank = x->rank;
+        if (NULL != nd) {
+            /* several nodes: shared memory within mine, the pml to the others */
+            x->remote = calloc(x->size, 1);
+            for (int r = 0; NULL != x->remote && r < x->size; ++r) {
+                x->remote[r] = nd->node_of[r] != nd->node_of[x->rank];
+            }
+            x->nlocal = nd->first[nd->node_of[x->rank] + 1] - nd->first[nd->node_of[x->rank]];
+            x->lrank = nd->local_of[x->rank];
+        }
     }
-    ok = NULL != x && NULL != x->region && NULL != x->pids && !mca_coll_scc_fault(m, "xport");
+    ok = NULL != x && NULL != x->region && NULL != x->pids && (NULL == nd || NULL != x->remote)
+         && !mca_coll_scc_fault(m, "xport");
     if (!mca_coll_scc_agree(m, comm, ok)) {
         if (NULL != x) {
             scc_xport_free(x);
@@ -464,6 +508,13 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
     /* each backend returns the same on every member; the message-passing buffers fall
        back to shared memory */
     rc = OMPI_ERR_NOT_AVAILABLE;
+    if (SCC_XPORT_MPB == kind && NULL != nd) {
+        /* message-passing buffers belong to one chip */
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: processes on %d nodes: shared memory "
+                    "within each node instead of message-passing buffers", SCC_COMM_CID(comm),
+                    SCC_COMM_NAME(comm), x->size, nd->nnodes);
+        kind = SCC_XPORT_SHM;
+    }
     if (SCC_XPORT_PML == kind) {
         rc = mca_coll_scc_xport_pml_attach(x, m, comm);
         if (!mca_coll_scc_agree(m, comm, OMPI_SUCCESS == rc)) {
@@ -506,7 +557,9 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     for (int r = 0; r < x->size; ++r) {
-        x->pids[r] = (pid_t) scc_load(x, &scc_ctrl(x, r)->pid.v);
+        if (!scc_xport_by_pml(x, r)) {
+            x->pids[r] = (pid_t) scc_load(x, &scc_ctrl(x, r)->pid.v);
+        }
     }
     /* the SCC has no single copy between cores: its buffers are the only way */
     cma = cs->cma != 0 && SCC_XPORT_SHM == x->kind && scc_cma_works(x)
@@ -534,6 +587,16 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
         x->cma_a2a_min = x->cma_min;
     }
     x->cma_reduce_min = cs->cma_reduce_min > 0 ? (size_t) cs->cma_reduce_min : SIZE_MAX;
+    if (NULL != x->remote) {
+        /* messages to other nodes are posted and completed at the end of the call */
+        x->desc = "shm within each node, pml between nodes";
+        x->bounce = malloc(x->slot_size);
+        x->bounce_bytes = NULL != x->bounce ? x->slot_size : 0;
+        if (!mca_coll_scc_agree(m, comm, NULL != x->bounce)) {
+            scc_xport_free(x);
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+    }
     x->pipe = cs->pipe_size >= SCC_LINE && (size_t) cs->pipe_size < x->slot_size
                   ? (size_t) cs->pipe_size : x->slot_size;
     /* oversubscribed, the peer a process waits for is often not running: yield at once */

@@ -25,6 +25,7 @@
 #include <sys/types.h>
 
 #include "coll_scc_compat.h"
+#include "coll_scc_nodes.h"
 #include "coll_scc_param.h"
 #include "coll_scc_select.h"
 #include "opal/runtime/opal_progress.h"
@@ -118,12 +119,31 @@ typedef struct scc_xport {
     int bar_radix, bar_rounds;      /* dissemination barrier: peers per round, rounds */
     void *bounce;                   /* single-copy reductions read into this */
     size_t bounce_bytes;
+    /* several nodes: remote[r] != 0 when r is on another node than this process (messages
+       with it go over the pml, the regions of this node's processes only are mapped);
+       NULL when every member is on this node */
+    uint8_t *remote;
+    int nlocal, lrank;              /* processes on my node, my index among them */
+    uint64_t traffic[2][2];         /* messages received, [peer off my node][by the pml] */
     /* pml: point-to-point messages on the communicator */
     struct ompi_communicator_t *comm;
     int pml_tag;                    /* the collective tag of the running call */
     struct ompi_request_t **reqs;   /* sends posted in the running call */
     int nreqs, reqs_cap;
 } scc_xport_t;
+
+/* True when every member's region is mapped here (no pml, no other node): the direct
+ * algorithms and the flag barriers need that. */
+static inline bool scc_xport_shared_all(const scc_xport_t *x)
+{
+    return SCC_XPORT_PML != x->kind && NULL == x->remote;
+}
+
+/* True when messages with peer go over the pml. */
+static inline bool scc_xport_by_pml(const scc_xport_t *x, int peer)
+{
+    return SCC_XPORT_PML == x->kind || (NULL != x->remote && x->remote[peer]);
+}
 
 /* ------------------------------------------------------------ layout */
 
@@ -406,6 +426,12 @@ void mca_coll_scc_xport_detach(struct mca_coll_scc_module_t *m);
 int mca_coll_scc_segment_attach(struct mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
                                 size_t bytes, size_t my_off, size_t my_len, const char *what,
                                 void **base);
+/* The same with several nodes (nd): one segment per node, made by its lowest rank, of
+ * bytes for that node's processes; the agreements still span every member. */
+int mca_coll_scc_segment_attach_nodes(struct mca_coll_scc_module_t *m,
+                                      struct ompi_communicator_t *comm, const scc_nodes_t *nd,
+                                      size_t bytes, size_t my_off, size_t my_len,
+                                      const char *what, void **base);
 void mca_coll_scc_segment_detach(void *base, size_t bytes);
 /* All members agree on a flag (the minimum over the communicator, 0 on error). */
 int mca_coll_scc_agree(struct mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, int mine);
@@ -421,6 +447,10 @@ int mca_coll_scc_xport_pml_attach(scc_xport_t *x, struct mca_coll_scc_module_t *
 /* The pml transport's messages (coll_scc_xport_pml.c): the engine's functions
  * hand their calls here when x->kind is SCC_XPORT_PML. */
 int scc_pml_send(scc_xport_t *x, const void *buf, size_t len, int nreaders, const int *readers);
+/* Several nodes: the readers on other nodes get the message over the pml; returns how many
+ * readers are on this node (the slot's share), or a negative error. */
+int scc_pml_send_remote(scc_xport_t *x, const void *buf, size_t len, int nreaders,
+                        const int *readers);
 int scc_pml_recv(scc_xport_t *x, int peer, void *buf, size_t len);
 int scc_pml_recv_reduce(scc_xport_t *x, int peer, void *target, const void *input, size_t count,
                         struct ompi_datatype_t *dtype, struct ompi_op_t *op);

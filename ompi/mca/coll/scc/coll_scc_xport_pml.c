@@ -42,11 +42,49 @@ int scc_pml_send(scc_xport_t *x, const void *buf, size_t len, int nreaders, cons
     return OMPI_SUCCESS;
 }
 
+int scc_pml_send_remote(scc_xport_t *x, const void *buf, size_t len, int nreaders,
+                        const int *readers)
+{
+    int local = 0;
+
+    if (NULL == readers && nreaders > 0) {
+        return OMPI_ERR_BAD_PARAM;
+    }
+    for (int i = 0; i < nreaders; ++i) {
+        if (x->remote[readers[i]]) {
+            int rc = scc_pml_send(x, buf, len, 1, readers + i);
+            if (OMPI_SUCCESS != rc) {
+                return rc < 0 ? rc : OMPI_ERROR;
+            }
+        } else {
+            local++;
+        }
+    }
+    return local;
+}
+
+/* Waits for a request the way the transport waits for a flag: acks owed to this node's
+ * senders are settled meanwhile (one of them may wait for them before it can go on), Open
+ * MPI progresses, and the core is given away when the node is oversubscribed. */
+static int scc_pml_wait(scc_xport_t *x, struct ompi_request_t **req, ompi_status_public_t *st)
+{
+    unsigned spins = 0;
+    while (!REQUEST_COMPLETE(*req)) {
+        scc_xport_idle(x, &spins);
+    }
+    return ompi_request_wait(req, st);
+}
+
 int scc_pml_recv(scc_xport_t *x, int peer, void *buf, size_t len)
 {
     ompi_status_public_t st;
+    struct ompi_request_t *req;
     size_t got;
-    int rc = MCA_PML_CALL(recv(buf, len, MPI_BYTE, peer, x->pml_tag, x->comm, &st));
+    int rc = MCA_PML_CALL(irecv(buf, len, MPI_BYTE, peer, x->pml_tag, x->comm, &req));
+    if (OMPI_SUCCESS == rc) {
+        rc = scc_pml_wait(x, &req, &st);
+    }
+    x->traffic[NULL != x->remote && x->remote[peer]][1]++;
     if (OMPI_SUCCESS == rc) {
         /* a shorter message than the schedule expects is as wrong as a longer one */
         got = (size_t) st._ucount;
@@ -85,10 +123,10 @@ int scc_pml_recv_reduce(scc_xport_t *x, int peer, void *target, const void *inpu
 
 void scc_pml_end(scc_xport_t *x)
 {
-    if (x->nreqs > 0) {
-        ompi_request_wait_all(x->nreqs, x->reqs, MPI_STATUSES_IGNORE);
-        x->nreqs = 0;
+    for (int i = 0; i < x->nreqs; ++i) {
+        (void) scc_pml_wait(x, &x->reqs[i], MPI_STATUS_IGNORE);
     }
+    x->nreqs = 0;
 }
 
 int mca_coll_scc_xport_pml_attach(scc_xport_t *x, mca_coll_scc_module_t *m,

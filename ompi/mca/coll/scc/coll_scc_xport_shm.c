@@ -69,18 +69,46 @@ static int scc_segment_create(scc_segment_info_t *info, size_t bytes, unsigned c
     return fd;
 }
 
-/* One attempt with one backing; quiet: no message on failure (another attempt follows). */
+/* What every member learns of its node's segment: from the creator (rank 0), or with several
+ * nodes from each node's creator (its lowest rank), all in one exchange. */
+static int scc_segment_share(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
+                             const scc_nodes_t *nd, scc_segment_info_t *info)
+{
+    scc_segment_info_t *all;
+    int rc;
+
+    if (NULL == nd) {
+        return m->prev_bcast.fn(info, sizeof(*info), MPI_BYTE, 0, comm, m->prev_bcast.module);
+    }
+    all = malloc(sizeof(*info) * (size_t) nd->n);
+    if (!mca_coll_scc_agree(m, comm, NULL != all)) {
+        free(all);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    rc = m->prev_allgather.fn(info, sizeof(*info), MPI_BYTE, all, sizeof(*info), MPI_BYTE, comm,
+                              m->prev_allgather.module);
+    if (OMPI_SUCCESS == rc) {
+        int me = ompi_comm_rank(comm);
+        *info = all[nd->members[nd->first[nd->node_of[me]]]];
+    }
+    free(all);
+    return rc;
+}
+
+/* One attempt with one backing; quiet: no message on failure (another attempt follows).
+ * nd: several nodes, one segment per node; NULL: one segment for all. */
 static int scc_segment_try(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
-                           size_t bytes, size_t my_off, size_t my_len, const char *what,
-                           bool memfd, bool quiet, void **base)
+                           const scc_nodes_t *nd, size_t bytes, size_t my_off, size_t my_len,
+                           const char *what, bool memfd, bool quiet, void **base)
 {
     scc_segment_info_t info;
     int rank = ompi_comm_rank(comm), fd = -1, ok, rc;
+    int creator = NULL == nd ? 0 : nd->members[nd->first[nd->node_of[rank]]];
     void *p = MAP_FAILED;
     char where[300];
 
     memset(&info, 0, sizeof(info));
-    if (0 == rank) {
+    if (creator == rank) {
         fd = scc_segment_create(&info, bytes, SCC_COMM_CID(comm), memfd);
         info.ok = fd >= 0;
         if (!info.ok && !quiet) {
@@ -89,11 +117,18 @@ static int scc_segment_try(mca_coll_scc_module_t *m, struct ompi_communicator_t 
                                    strerror(info.err), SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
         }
     }
-    rc = m->prev_bcast.fn(&info, sizeof(info), MPI_BYTE, 0, comm, m->prev_bcast.module);
-    if (OMPI_SUCCESS != rc || !info.ok) {
+    rc = scc_segment_share(m, comm, nd, &info);
+    /* every member decides alike: one node without a segment fails them all */
+    if (!mca_coll_scc_agree(m, comm, OMPI_SUCCESS == rc && info.ok)) {
+        if (creator == rank && fd >= 0) {
+            close(fd);
+            if ('\0' != info.path[0]) {
+                unlink(info.path);
+            }
+        }
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    if (0 != rank) {
+    if (creator != rank) {
         if ('\0' != info.path[0]) {
             snprintf(where, sizeof(where), "%s", info.path);
         } else {
@@ -129,7 +164,7 @@ static int scc_segment_try(mca_coll_scc_module_t *m, struct ompi_communicator_t 
     }
     ok = mca_coll_scc_agree(m, comm, ok);
     /* everyone has opened it: the name can go, and the descriptors too */
-    if (0 == rank && '\0' != info.path[0]) {
+    if (creator == rank && '\0' != info.path[0]) {
         unlink(info.path);
     }
     if (fd >= 0) {
@@ -149,17 +184,25 @@ int mca_coll_scc_segment_attach(mca_coll_scc_module_t *m, struct ompi_communicat
                                 size_t bytes, size_t my_off, size_t my_len, const char *what,
                                 void **base)
 {
+    return mca_coll_scc_segment_attach_nodes(m, comm, NULL, bytes, my_off, my_len, what, base);
+}
+
+int mca_coll_scc_segment_attach_nodes(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
+                                      const scc_nodes_t *nd, size_t bytes, size_t my_off,
+                                      size_t my_len, const char *what, void **base)
+{
     int backing = mca_coll_scc_component.shm_backing;   /* 0 auto, 1 memfd, 2 file */
 
     if (2 != backing) {
-        int rc = scc_segment_try(m, comm, bytes, my_off, my_len, what, true, 0 == backing, base);
+        int rc = scc_segment_try(m, comm, nd, bytes, my_off, my_len, what, true, 0 == backing,
+                                 base);
         if (OMPI_SUCCESS == rc || 1 == backing) {
             return rc;
         }
         SCC_VERBOSE(1, "coll:scc: comm %u (%s): memfd segment unavailable, trying a file in %s",
                     SCC_COMM_CID(comm), SCC_COMM_NAME(comm), mca_coll_scc_component.shm_dir);
     }
-    return scc_segment_try(m, comm, bytes, my_off, my_len, what, false, false, base);
+    return scc_segment_try(m, comm, nd, bytes, my_off, my_len, what, false, false, base);
 }
 
 void mca_coll_scc_segment_detach(void *base, size_t bytes)
@@ -176,7 +219,7 @@ void mca_coll_scc_segment_detach(void *base, size_t bytes)
 static void scc_shm_detach(scc_xport_t *x)
 {
     if (NULL != x->backing) {
-        mca_coll_scc_segment_detach(x->backing, x->region_size * (size_t) x->size);
+        mca_coll_scc_segment_detach(x->backing, x->region_size * (size_t) x->nlocal);
         x->backing = NULL;
     }
 }
@@ -203,14 +246,19 @@ int mca_coll_scc_xport_shm_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     x->region_size = scc_region_ctrl_bytes(x->nslots) + x->nslots * x->slot_size;
     x->region_size = (x->region_size + page - 1) & ~(size_t) (page - 1);
 
-    rc = mca_coll_scc_segment_attach(m, comm, x->region_size * x->size,
-                                     x->region_size * x->rank, x->region_size,
-                                     "shared-memory segment", &base);
+    /* one segment per node: the regions of my node's processes, in rank order */
+    rc = mca_coll_scc_segment_attach_nodes(m, comm,
+                                           SCC_TOPO_NODES == m->topo.kind ? &m->topo.nodes : NULL,
+                                           x->region_size * x->nlocal,
+                                           x->region_size * x->lrank, x->region_size,
+                                           "shared-memory segment", &base);
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
-    for (int r = 0; r < x->size; ++r) {
-        x->region[r] = (char *) base + x->region_size * r;
+    for (int r = 0, l = 0; r < x->size; ++r) {
+        if (!scc_xport_by_pml(x, r)) {
+            x->region[r] = (char *) base + x->region_size * l++;
+        }
     }
     x->backing = base;
     x->detach = scc_shm_detach;

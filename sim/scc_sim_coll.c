@@ -305,8 +305,9 @@ static int scheds_build(scheds_t *S, const scc_sim_case_t *c, const scc_sim_plan
 }
 
 /* Blocking sends (RCCE_send) deadlock unless partners agree on an order: as
- * Pichler's code does (seeds/000 §2.2), within a round a rank first sends to
- * readers above it, then receives, then sends to readers below it.  Only the
+ * Pichler's code does for n = 2^q and for one-process units (seeds/000 §2.2,
+ * §2.3; its pairs order by role: scc_sim_thesis.c), within a round a rank
+ * first sends to readers above it, then receives, then sends to readers below it.  Only the
  * order inside a round changes; Jia's rounds have no in-round forwarding. */
 static int rcce_reorder(scheds_t *S)
 {

@@ -5,8 +5,10 @@
 
 #include "scc_sim_base.h"
 #include "scc_sim_coll.h"
+#include "scc_sim_thesis.h"
 
-static const char *const sim_alg_names[] = { "linear", "binomial", "pairwise" };
+static const char *const sim_alg_names[] = { "linear", "binomial", "pairwise", "thesis_cube",
+                                              "thesis_cube_noroot" };
 
 const char *scc_sim_alg_name(int alg)
 {
@@ -34,7 +36,8 @@ int scc_sim_alg_serves(scc_coll_t coll, int alg)
     switch (coll) {
     case SCC_COLL_BCAST:
         return alg == SCC_ALG_JIA || alg == SCC_ALG_DOPL || alg == SCC_ALG_NOCMSG
-               || alg == SCC_ALG_TREE || alg == SCC_SIM_LINEAR || alg == SCC_SIM_BINOMIAL;
+               || alg == SCC_ALG_TREE || alg == SCC_SIM_LINEAR || alg == SCC_SIM_BINOMIAL
+               || alg == SCC_SIM_THESIS_CUBE || alg == SCC_SIM_THESIS_CUBE_NOROOT;
     case SCC_COLL_REDUCE:
         return alg == SCC_ALG_NOCMSG || alg == SCC_ALG_TREE || alg == SCC_SIM_LINEAR
                || alg == SCC_SIM_BINOMIAL;
@@ -177,6 +180,9 @@ int scc_sim_build(const scc_sim_case_t *c, const scc_sim_plan_t *plan, const scc
             return scc_sim_linear_bcast(s, n, rank, root, nb);
         case SCC_SIM_BINOMIAL:
             return scc_sim_binomial_bcast(s, n, rank, root, nb);
+        case SCC_SIM_THESIS_CUBE:
+        case SCC_SIM_THESIS_CUBE_NOROOT:
+            return scc_sim_thesis_cube_bcast(s, n, rank, root, nb, SCC_SIM_THESIS_CUBE == c->alg);
         }
         break;
     case SCC_COLL_REDUCE:
@@ -299,8 +305,9 @@ static int scheds_build(scheds_t *S, const scc_sim_case_t *c, const scc_sim_plan
 }
 
 /* Blocking sends (RCCE_send) deadlock unless partners agree on an order: as
- * Pichler's code does (seeds/000 §2.2), within a round a rank first sends to
- * readers above it, then receives, then sends to readers below it.  Only the
+ * Pichler's code does for n = 2^q and for one-process units (seeds/000 §2.2,
+ * §2.3; its pairs order by role: scc_sim_thesis.c), within a round a rank
+ * first sends to readers above it, then receives, then sends to readers below it.  Only the
  * order inside a round changes; Jia's rounds have no in-round forwarding. */
 static int rcce_reorder(scheds_t *S)
 {

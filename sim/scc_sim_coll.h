@@ -14,6 +14,8 @@ enum {
     SCC_SIM_LINEAR = SCC_ALG_COUNT,  /* RCCE-style linear */
     SCC_SIM_BINOMIAL,                /* MPICH / RCKMPI binomial trees */
     SCC_SIM_PAIRWISE,                /* pairwise-exchange alltoall */
+    SCC_SIM_THESIS_CUBE,             /* Pichler's Cube code as written (scc_sim_thesis.h) */
+    SCC_SIM_THESIS_CUBE_NOROOT,      /* the same without the redundant root receives */
     SCC_SIM_ALG_END
 };
 

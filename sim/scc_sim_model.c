@@ -170,7 +170,7 @@ double scc_sim_put_ns(const scc_sim_params_t *p, double bytes)
 double scc_sim_get_ns(const scc_sim_params_t *p, double bytes, int hops, int reduce)
 {
     /* The core reads a remote line with a round trip: hops there and back. */
-    double hop_b = 2.0 * scc_sim_hop_ns(p) * hops / p->line_bytes;
+    double hop_b = (2.0 * scc_sim_hop_ns(p) + p->hop_line_ns) * hops / p->line_bytes;
     double per_b = p->get_ns_b + hop_b + (reduce ? p->reduce_ns_b : 0.0);
     return p->o_get + scc_sim_lines(p, bytes) * per_b;
 }

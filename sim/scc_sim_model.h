@@ -64,7 +64,8 @@ double scc_sim_cache_touch(scc_sim_cache_t *c, uint64_t key, double bytes);
  * private-memory reads that miss are costed apart: scc_sim_mem_ns). */
 double scc_sim_put_ns(const scc_sim_params_t *p, double bytes);
 /* Core time of a get of bytes from an MPB hops away: overhead and remote line
- * reads, plus the reduction when reduce is set (private misses apart). */
+ * reads (2 x router cycles per hop, plus hop_line_ns), plus the reduction when
+ * reduce is set (private misses apart). */
 double scc_sim_get_ns(const scc_sim_params_t *p, double bytes, int hops, int reduce);
 /* Time the private memory needs for missed bytes. */
 double scc_sim_mem_ns(const scc_sim_params_t *p, double missed);

@@ -24,6 +24,7 @@ static const param_desc_t descs[] = {
     P(core_mhz, "core clock, MHz"),
     P(mesh_mhz, "mesh (router) clock, MHz"),
     P(router_cycles, "mesh cycles per router crossed"),
+    P(hop_line_ns, "extra ns per line and hop of a remote line read, beyond the routers'"),
     P(link_bytes, "link width: bytes per mesh cycle"),
     P(header_flits, "header flits per line-sized packet"),
     P(link_hold, "0: links carry a transfer per line packet, interleaved; 1: held for the whole transfer"),

@@ -37,6 +37,8 @@ typedef struct scc_sim_params {
     double core_mhz;
     double mesh_mhz;
     double router_cycles;      /* mesh cycles per router a packet crosses */
+    double hop_line_ns;        /* a remote line read's extra ns per hop beyond its routers'
+                                  (0 in the preset; a variant of the Cube study) */
     double link_bytes;         /* bytes a link moves per mesh cycle (flit width) */
     double header_flits;       /* flits of header per line-sized packet */
     double link_hold;          /* SCC_SIM_HOLD_* */

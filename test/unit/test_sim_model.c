@@ -6,6 +6,7 @@
 #include "scc_sim_engine.h"
 #include "scc_sim_fit.h"
 #include "scc_sim_model.h"
+#include "scc_sim_thesis.h"
 #include "unit.h"
 
 #define NEAR(a, b) (fabs((double) (a) - (double) (b)) < 1e-6 * (1.0 + fabs((double) (b))))
@@ -123,6 +124,12 @@ static void test_one_transfer(void)
         CHECK(NEAR(res.t_end[0], 100 + 1024.0), "eager sender leaves after its put");
         CHECK(1 == res.gets && res.bytes == m, "one get of m bytes");
         scc_sim_result_free(&res);
+        /* 16 ns more per line and hop: 0.5 ns/B per hop on the get, flags unchanged */
+        p.hop_line_ns = 16;
+        t = run(&p, 2, 6, 1, tiles, b, m, m, &res);
+        CHECK(NEAR(t, expect + 1024 * 0.5 * h), "h=%d, hop_line_ns 16: %.3f", h, t);
+        scc_sim_result_free(&res);
+        p.hop_line_ns = 0;
     }
 
     /* a partial line costs a whole line; a cache miss costs mem_ns_b more per byte */
@@ -413,6 +420,38 @@ static void test_baselines(void)
     CHECK(sends == (long) n * (n - 1) && recvs == sends, "pairwise moves n(n-1)");
 }
 
+/* Pichler's Cube code as written (scc_sim_thesis.h): the root's redundant
+ * receive on a blocking chain timed by hand (its transfers: test_sim_replay). */
+static void test_thesis_cube(void)
+{
+    scc_sim_params_t p;
+    scc_sim_result_t res;
+    prog_buf_t b[3];
+    int tiles[3] = { 0, 0, 0 };
+
+    /* n = 3 (pair {1, 2}), k = 2 blocks of 64 B on one tile, blocking sends:
+     * put 164, flag 50, get 328 ns.  r0: 0>1:b0; r1: 0>2:b1, then 1>0:b0 (the
+     * redundant one, rank 0 sends first: 0 < In = 2); r2: 1>2:b0, 2>1:b1.
+     * 0>1 consumed at 592; 0>2 put 592..756, got 806..1134, ack 1184; 1>0 put
+     * 542..706, got 1184..1512 (root done), ack 1562; 1>2 put ..1726, got
+     * 1776..2104; 2>1 put ..2268, got 2318..2646, ack 2696. */
+    simple_params(&p);
+    p.sync = SCC_SIM_SYNC_BLOCKING;
+    p.window = 1;
+    for (int rr = 1; rr >= 0; --rr) {
+        for (int r = 0; r < 3; ++r) {
+            scc_sched_t s = { b[r].steps, 64, 0, NULL, 0, 0, 0, 0 };
+            CHECK(0 == scc_sim_thesis_cube_bcast(&s, 3, r, 0, 2, rr) && scc_sched_fits(&s), "n=3");
+            b[r].n = (int) s.nsteps;
+        }
+        run(&p, 3, 1, 1, tiles, b, 64, 128, &res);
+        /* without it the root is done at 1184; 1>2 is got 1134..1462, 2>1 put ..1626, got 1676..2004 */
+        CHECK(NEAR(res.t_end[0], rr ? 1512 : 1184), "root_recv %d: root done at %.1f", rr, res.t_end[0]);
+        CHECK(NEAR(res.t_max, rr ? 2696 : 2054), "root_recv %d: last at %.1f", rr, res.t_max);
+        scc_sim_result_free(&res);
+    }
+}
+
 /* The cache state of a buffer: first touches miss in the fraction
  * 1 - cache/footprint, re-touches as deep as they sit in the LRU stack. */
 static void test_cache_state(void)
@@ -556,6 +595,7 @@ int main(void)
     test_window();
     test_failures();
     test_baselines();
+    test_thesis_cube();
     test_minimize();
     return unit_finish("test_sim_model");
 }

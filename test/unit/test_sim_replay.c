@@ -6,6 +6,7 @@
 #include "coll_scc_sched.h"
 #include "scc_sim_base.h"
 #include "scc_sim_coll.h"
+#include "scc_sim_thesis.h"
 #include "unit.h"
 
 /* The component's transport: SCC_SCHED_TAG_WINDOW messages of one slot each
@@ -178,6 +179,107 @@ static void check_case(const tcase_t *c)
     ncases++;
 }
 
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *) a, y = *(const long *) b;
+    return (x > y) - (x < y);
+}
+
+#define KEY(round, from, to, blk) ((((long) (round) * 1024 + (from)) * 1024 + (to)) * 1024 + (blk))
+
+/* The transfers of a Cube schedule from root 0, sorted keys (round, from, to,
+ * block); every RECV matched by its sender's SEND.  which: 0 the component's
+ * Jia, 1 Pichler's code without root receives, 2 as written.  Returns how many. */
+static long cube_transfers(int which, int n, uint32_t k, long *key, long cap)
+{
+    enum { STEPS = 256 };
+    scc_step_t *st = malloc(sizeof(scc_step_t) * STEPS * (size_t) n);
+    long *ns = calloc((size_t) n, sizeof(long)), m = 0, sends = 0;
+
+    for (int r = 0; st && ns && r < n; ++r) {
+        scc_sched_t s = { st + STEPS * r, STEPS, 0, NULL, 0, 0, 0, 0 };
+        int rc = which ? scc_sim_thesis_cube_bcast(&s, n, r, 0, k, which == 2)
+                       : scc_sched_jia_bcast(&s, n, r, 0, k);
+        CHECK(0 == rc && scc_sched_fits(&s), "cube %d n=%d rank %d", which, n, r);
+        ns[r] = s.nsteps;
+    }
+    for (int r = 0; st && ns && r < n; ++r) {
+        for (long i = 0; i < ns[r]; ++i) {
+            const scc_step_t *x = &st[STEPS * r + i];
+            int found = 0;
+            if (SCC_STEP_SEND == x->kind) {
+                sends++;
+                continue;
+            }
+            for (long j = 0; j < ns[x->peer]; ++j) {
+                const scc_step_t *o = &st[STEPS * x->peer + j];
+                found |= SCC_STEP_SEND == o->kind && o->tag == x->tag && o->block == x->block;
+            }
+            CHECK(found && m < cap, "cube %d n=%d: %d reads (%d, %u), not sent", which, n, r, x->peer,
+                  x->tag);
+            if (m < cap) {
+                key[m++] = KEY(x->round, x->peer, r, x->block);
+            }
+        }
+    }
+    CHECK(sends == m, "cube %d n=%d: %ld sends, %ld receives", which, n, sends, m);
+    qsort(key, (size_t) m, sizeof(long), cmp_long);
+    free(st);
+    free(ns);
+    return m;
+}
+
+/* Pichler's code (notes/seed-000-pichler.md §2.2, §2.5, §2.6): the transfers of
+ * its small cases as "round:from>to:block", and at 48 ranks the component's
+ * Jia transfers plus, as written, one into the root in each round j >= q. */
+static void check_thesis_cube(void)
+{
+    /* n = 6, k = 3: the clean schedule of §2.6; as written 2:1>0:0 and 3:2>0:1 too */
+    static const char *clean6 = "0:0>1:0 1:0>2:1 1:1>3:0 2:0>4:2 2:2>3:1 2:3>5:0 "
+                                "3:0>5:2 3:1>4:0 3:3>1:1 3:4>3:2 3:5>2:0 4:1>4:1 4:2>5:1 4:4>1:2 4:5>2:2";
+    static const char *code6 = "0:0>1:0 1:0>2:1 1:1>3:0 2:0>4:2 2:1>0:0 2:2>3:1 2:3>5:0 "
+                               "3:0>5:2 3:1>4:0 3:2>0:1 3:3>1:1 3:4>3:2 3:5>2:0 4:1>4:1 4:2>5:1 4:4>1:2 4:5>2:2";
+    /* n = 8, k = 2: Figure 7; a power of two has no root receive either way */
+    static const char *fig7 = "0:0>1:0 1:0>2:1 1:1>3:0 2:0>4:1 2:1>5:0 2:2>6:1 2:3>7:0 "
+                              "3:0>1:1 3:2>3:1 3:3>2:0 3:4>5:1 3:5>4:0 3:6>7:1 3:7>6:0";
+    const struct { int n, k, which; const char *want; } small[] = {
+        { 6, 3, 1, clean6 }, { 6, 3, 2, code6 }, { 8, 2, 1, fig7 }, { 8, 2, 2, fig7 },
+    };
+    static const uint32_t ks[] = { 1, 2, 13, 47 };
+    long a[4096], b[4096];
+
+    for (int i = 0; i < 4; ++i) {
+        char got[1024];
+        size_t off = 0;
+        long m = cube_transfers(small[i].which, small[i].n, (uint32_t) small[i].k, a, 4096);
+        got[0] = '\0';
+        for (long j = 0; j < m && off < sizeof(got); ++j) {
+            off += (size_t) snprintf(got + off, sizeof(got) - off, "%s%ld:%ld>%ld:%ld", j ? " " : "",
+                                     a[j] >> 30, (a[j] >> 20) & 1023, (a[j] >> 10) & 1023, a[j] & 1023);
+        }
+        CHECK(0 == strcmp(got, small[i].want), "n=%d k=%d code %d: %s", small[i].n, small[i].k, small[i].which, got);
+    }
+    for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); ++i) {
+        long mj = cube_transfers(0, 48, ks[i], a, 4096), mc = cube_transfers(1, 48, ks[i], b, 4096);
+        long extra = 0, j = 0;
+        CHECK(mj == mc && 0 == memcmp(a, b, sizeof(long) * (size_t) mj),
+              "k=%u: Pichler's order moves the component's transfers", ks[i]);
+        mc = cube_transfers(2, 48, ks[i], b, 4096);
+        for (long x = 0; x < mc; ++x) {
+            if (j < mj && a[j] == b[x]) {
+                j++;
+                continue;
+            }
+            /* the extra one: round r >= q = 5 brings block r - 5 to the root */
+            extra++;
+            CHECK(((b[x] >> 10) & 1023) == 0 && (b[x] & 1023) == (b[x] >> 30) - 5,
+                  "k=%u: extra transfer %ld:%ld>%ld:%ld", ks[i], b[x] >> 30, (b[x] >> 20) & 1023,
+                  (b[x] >> 10) & 1023, b[x] & 1023);
+        }
+        CHECK(j == mj && extra == (long) ks[i] - 1, "k=%u: %ld extra transfers into the root", ks[i], extra);
+    }
+}
+
 int main(void)
 {
     static const struct { int X, Y, K, n; } meshes[] = {
@@ -239,6 +341,7 @@ int main(void)
             }
         }
     }
+    check_thesis_cube();
     printf("test_sim_replay: %ld cases, %ld generated steps compared\n", ncases, nsteps_checked);
     return unit_finish("test_sim_replay");
 }

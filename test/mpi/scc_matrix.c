@@ -12,9 +12,11 @@
  * calls reached the component but the Z that move no data (Open MPI may finish those
  * before any component sees them).
  *
- * Usage: scc_matrix [-c coll,...] [-a alg,...] [-q] [-d] [-m maxbytes]
+ * Usage: scc_matrix [-c coll,...] [-a alg,...] [-q] [-d] [-m maxbytes] [-s world|node|leaders]
  *   -q  quick: fewer roots, sizes and operations; -d  also the determinism check;
- *   -m  no message larger than maxbytes (large process counts on few cores) */
+ *   -m  no message larger than maxbytes (large process counts on few cores);
+ *   -s  the communicators are duplicates of MPI_COMM_WORLD (default), of each node's
+ *       processes (MPI_COMM_TYPE_SHARED), or of the lowest rank of each node */
 #include <math.h>
 #include <time.h>
 #include <unistd.h>
@@ -211,6 +213,7 @@ static void apply(const topcase *oc, const void *a, void *acc, size_t i)
 /* ------------------------------------------------------------ the run */
 
 static int rank, nprocs, quick;
+static MPI_Comm base = MPI_COMM_WORLD;  /* what the communicators duplicate (-s) */
 static size_t max_bytes = (size_t) -1;    /* -m: no message larger than this */
 static size_t slot_size = 16384, cma_min = 8192;
 static long calls, mayfall, zero;    /* of the current (collective, algorithm); zero: calls
@@ -614,9 +617,9 @@ static int barrier_order_violations(MPI_Comm comm, int late)
     MPI_Barrier(comm);
     t_out = now();
     late_in = t_in;
-    MPI_Bcast(&late_in, 1, MPI_DOUBLE, late, MPI_COMM_WORLD);
+    MPI_Bcast(&late_in, 1, MPI_DOUBLE, late, base);
     violated = t_out < late_in;
-    MPI_Allreduce(&violated, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&violated, &any, 1, MPI_INT, MPI_SUM, base);
     return any;
 }
 
@@ -694,13 +697,13 @@ static void determinism(void)
         s[i] = 1.0 / (double) (rank * 7 + i + 1) + sin((double) (rank + 3 * i));
     }
     for (size_t c = 1; c <= n; c = c * 10 + 3) {
-        MPI_Allreduce(s, a, (int) c, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        MPI_Allreduce(s, b, (int) c, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allreduce(s, a, (int) c, MPI_DOUBLE, MPI_SUM, base);
+        MPI_Allreduce(s, b, (int) c, MPI_DOUBLE, MPI_SUM, base);
         memcpy(z, a, c * sizeof(double));
-        MPI_Bcast(z, (int) c, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        MPI_Bcast(z, (int) c, MPI_DOUBLE, 0, base);
         diff += 0 != memcmp(a, b, c * sizeof(double)) || 0 != memcmp(a, z, c * sizeof(double));
     }
-    MPI_Allreduce(&diff, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&diff, &any, 1, MPI_INT, MPI_SUM, base);
     tb_case();
     if (any) {
         tb_fail("allreduce of doubles: results differ between ranks or between calls");
@@ -759,10 +762,12 @@ int main(int argc, char **argv)
                                    "alltoallv", "gather", "scatter", "allgather",
                                    "reduce_scatter_block" };
     int provided, opt, extra = 0, rc;
+    const char *split = "world";
 
     tb_prog = "scc_matrix";
-    while ((opt = getopt(argc, argv, "c:a:qdm:")) != -1) {
+    while ((opt = getopt(argc, argv, "c:a:qdm:s:")) != -1) {
         if ('m' == opt) max_bytes = (size_t) atol(optarg);
+        else if ('s' == opt) split = optarg;
         else if ('c' == opt) only_colls = optarg;
         else if ('a' == opt) only_algs = optarg;
         else if ('q' == opt) quick = 1;
@@ -770,8 +775,26 @@ int main(int argc, char **argv)
     }
     MPI_Init(&argc, &argv);
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    if (0 != strcmp(split, "world")) {
+        /* node: each node's processes; leaders: the lowest rank of each node */
+        MPI_Comm node;
+        int nrank;
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+        if (0 == strcmp(split, "node")) {
+            base = node;
+        } else {
+            MPI_Comm_rank(node, &nrank);
+            MPI_Comm_split(MPI_COMM_WORLD, 0 == nrank ? 0 : MPI_UNDEFINED, 0, &base);
+            MPI_Comm_free(&node);
+        }
+    }
+    if (MPI_COMM_NULL == base) {
+        only_colls = "";    /* not a leader: nothing to run but the final count */
+        rank = nprocs = 0;
+    } else {
+        MPI_Comm_rank(base, &rank);
+        MPI_Comm_size(base, &nprocs);
+    }
     setup_types();
     slot_size = (size_t) cvar_read_int("coll_scc_shm_slot_size", 16384);
     /* auto (-1): 8192, or 131072 and 32768 oversubscribed, which the list has anyway */
@@ -797,7 +820,7 @@ int main(int argc, char **argv)
                 tb_fail("cannot force %s=%s through MPI_T", pname, names[a]);
                 continue;
             }
-            MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+            MPI_Comm_dup(base, &comm);
             snprintf(cname, sizeof(cname), "matrix %s %s", colls[c], names[a]);
             MPI_Comm_set_name(comm, cname);
             calls = mayfall = zero = 0;
@@ -834,8 +857,11 @@ int main(int argc, char **argv)
             }
         }
     }
-    if (extra) {
+    if (extra && MPI_COMM_NULL != base) {
         determinism();
+    }
+    if (MPI_COMM_NULL != base && MPI_COMM_WORLD != base) {
+        MPI_Comm_free(&base);
     }
     rc = tb_finish();
     MPI_T_finalize();

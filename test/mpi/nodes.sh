@@ -1,0 +1,168 @@
+#!/bin/sh
+# nodes.sh: communicators across nodes, on nodes emulated on this machine.  Open MPI's
+# launcher starts each node's daemon through scc_node_agent.sh in a UTS namespace of its own
+# (with Open MPI 4.1 also a private /dev/shm), on hosts named nodea, nodeb, ...: Open MPI then
+# takes each for a node, and its locality flags (which the component goes by) say so, while
+# the processes still share one kernel.  For each placement -- 2 nodes x 2 processes, 3 x 2,
+# 2 x 3, 4 x 1 and 3 + 1 -- scc must be selected on MPI_COMM_WORLD with the nodes as tiles,
+# every algorithm it offers across nodes must serve its calls with right results (the
+# matrix over roots, sizes, types and operations), and its counters must show that messages
+# within a node went through shared memory and every message between nodes through the pml.
+# Then the per-node communicators, one with a rank per node, the pml transport alone, a grid
+# given by coll_scc_nodes, and the collectives that fall back across nodes.  Without
+# namespaces (not root, no unshare) every case fails with the reason.
+. "$SCC_SRCDIR/test/mpi/scc_lib.sh"
+
+agent="$SCC_SRCDIR/test/mpi/scc_node_agent.sh"
+matrix="$SCC_BUILDDIR/test/mpi/scc_matrix"
+colls="$SCC_BUILDDIR/test/mpi/scc_colls"
+: "${SCC_TIMEOUT:=600}"
+node_algs="fallback,tree,jia,dopl,nocmsg,ring,dissem"
+node_colls="bcast,barrier,reduce,allreduce,allgather,reduce_scatter_block"
+
+# Open MPI 5's launcher (PRRTE) names its options otherwise, keeps its out-of-band channel
+# off the loopback device (the host's own address: nothing leaves the machine) and maps by
+# core when oversubscribed; its daemons need one /dev/shm.
+if "$SCC_MPIRUN" --version 2>&1 | grep -q "Open MPI) 5\."; then
+    launch="--prtemca plm_ssh_agent $agent --prtemca plm_ssh_no_tree_spawn 1 --map-by slot:OVERSUBSCRIBE"
+    SCC_NODE_SHM=shared
+else
+    launch="--mca plm_rsh_agent $agent --mca plm_rsh_no_tree_spawn 1 --mca oob_tcp_if_include lo --oversubscribe"
+    SCC_NODE_SHM=private
+fi
+export SCC_NODE_SHM
+
+# nodes_run LOG HOSTS NP [mpirun options...] -- PROGRAM [ARGS...]: as scc_run, on the
+# emulated nodes HOSTS (host:slots,...), the processes yielding while they wait (more of
+# them than cores, as a user would set it)
+nodes_run() {
+    _log=$1
+    _hosts=$2
+    _np=$3
+    shift 3
+    _opts=""
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+        _opts="$_opts $1"
+        shift
+    done
+    [ "${1:-}" = "--" ] && shift
+    # shellcheck disable=SC2086
+    timeout "$SCC_TIMEOUT" "$SCC_MPIRUN" $launch --host "$_hosts" -np "$_np" \
+        --mca btl_tcp_if_include lo --mca mpi_yield_when_idle 1 \
+        --mca mca_base_component_path "$SCC_COMPONENT_PATH" \
+        --mca coll scc,tuned,basic,libnbc,self \
+        --mca coll_scc_verbose "${SCC_VERBOSE_LEVEL:-2}" $SCC_MPIRUN_EXTRA $_opts "$@" \
+        > "$_log" 2>&1
+}
+
+# traffic_ok LOG NP LOCAL PML_LOCAL: the "received:" counters of every process of every
+# communicator of NP processes: nothing from another node came through shared memory, some
+# came through the pml; with LOCAL, messages from the process's own node came through
+# shared memory, and none through the pml unless PML_LOCAL
+traffic_ok() {
+    grep -a "coll:scc: comm [0-9]* (.*) rank [0-9]* size $2 received:" "$1" |
+        sed 's/.*received: on-node \([0-9]*\) by shm \([0-9]*\) by pml, off-node \([0-9]*\) by pml \([0-9]*\) by shm/\1 \2 \3 \4/' |
+        awk -v local="$3" -v pmllocal="$4" '
+            { n++; shm += $1; lpml += $2; rpml += $3; rshm += $4 }
+            END {
+                printf "# %d reports: on-node %d by shm %d by pml, off-node %d by pml %d by shm\n",
+                       n, shm, lpml, rpml, rshm
+                exit !(n > 0 && rshm == 0 && rpml > 0 && (!local || shm > 0) &&
+                       (pmllocal || lpml == 0))
+            }'
+}
+
+# The emulation itself: processes on the hosts asked for, each host its own node
+log="$SCC_LOGDIR/nodes-emulation.log"
+nodes_run "$log" nodea:2,nodeb:2 4 -- /bin/sh -c 'echo "emulated-host $(hostname)"'
+hosts=$(grep -a "^emulated-host " "$log" | awk '{ print $2 }' | sort | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' ')
+[ "$hosts" = "nodea:2 nodeb:2 " ]
+emulated=$?
+tap_check $emulated "emulated nodes: 4 processes on nodea and nodeb, 2 each (got: ${hosts:-nothing}; root and unshare needed)" "$log"
+
+# placement NAME HOSTS NP NODES GRID PER QUICK: the world matrix on that placement
+placement() {
+    name=$1; hosts=$2; np=$3; nn=$4; grid=$5; per=$6; quick=$7
+    log="$SCC_LOGDIR/nodes-$name.log"
+    # shellcheck disable=SC2086
+    nodes_run "$log" "$hosts" "$np" -- "$matrix" $quick -a "$node_algs" -c "$node_colls"
+    rc=$?
+    scc_selected "$log" "$np" MPI_COMM_WORLD &&
+        grep -aq "(MPI_COMM_WORLD) size $np: topology nodes: $nn on a $grid grid, processes per node $per," "$log"
+    tap_check $? "$name: scc selected on MPI_COMM_WORLD, $nn nodes on a $grid grid, processes per node $per" "$log"
+    check_expect "$log" "$np" > "$log.expect"
+    st=$?
+    cat "$log.expect"
+    tap_check $st "$name: every algorithm across nodes served its calls ($node_algs), only documented fallbacks" "$log"
+    [ $rc -eq 0 ] && scc_no_failures "$log"
+    tap_check $? "$name: every result right ($(grep -ao '[0-9]* checks' "$log" | head -n 1))" "$log"
+    local=1
+    [ "$per" = "$(echo "$per" | sed 's/[0-9]*/1/g')" ] && local=0
+    traffic_ok "$log" "$np" "$local" 0
+    tap_check $? "$name: within a node through shared memory only, between nodes through the pml only" "$log"
+}
+
+placement 2x2 nodea:2,nodeb:2 4 2 2x1 2,2 "$(scc_matrix "" -q)"
+placement 3x2 nodea:2,nodeb:2,nodec:2 6 3 3x1 2,2,2 -q
+placement 2x3 nodea:3,nodeb:3 6 2 2x1 3,3 -q
+placement 4x1 nodea:1,nodeb:1,nodec:1,noded:1 4 4 2x2 1,1,1,1 -q
+placement 3+1 nodea:3,nodeb:1 4 2 2x1 3,1 -q
+
+# Per-node communicators (one node each: the algorithms of one node, as ever) and a
+# communicator of the nodes' lowest ranks (one process per node)
+log="$SCC_LOGDIR/nodes-per-node.log"
+nodes_run "$log" nodea:2,nodeb:2 4 -- "$matrix" -q -s node
+rc=$?
+grep -aq "(matrix bcast flat) size 2: topology flat" "$log" && check_expect "$log" 4 > "$log.expect"
+st=$?
+cat "$log.expect"
+[ $st -eq 0 ] && [ $rc -eq 0 ] && scc_no_failures "$log"
+tap_check $? "per-node communicators (2 x 2): one node's topology, every algorithm served, results right" "$log"
+log="$SCC_LOGDIR/nodes-leaders.log"
+nodes_run "$log" nodea:2,nodeb:1,nodec:2 5 -- "$matrix" -q -s leaders -a "$node_algs" -c "$node_colls"
+rc=$?
+grep -aq "(matrix bcast tree) size 3: topology nodes: 3 on a 3x1 grid, processes per node 1,1,1," "$log" &&
+    check_expect "$log" 3 > "$log.expect"
+st=$?
+cat "$log.expect"
+[ $st -eq 0 ] && [ $rc -eq 0 ] && scc_no_failures "$log" && traffic_ok "$log" 3 0 0
+tap_check $? "one process per node (3 nodes): nodes as tiles, every algorithm served, results right, all by the pml" "$log"
+
+# The pml alone across nodes (coll_scc_transport pml): the same schedules, no shared memory
+log="$SCC_LOGDIR/nodes-pml.log"
+nodes_run "$log" nodea:2,nodeb:2 4 --mca coll_scc_transport pml -- "$matrix" -q -a "$node_algs" -c "$node_colls"
+rc=$?
+grep -aq "(MPI_COMM_WORLD) size 4: topology nodes: 2 on a 2x1 grid.*; transport pml" "$log" &&
+    check_expect "$log" 4 > "$log.expect"
+st=$?
+cat "$log.expect"
+[ $st -eq 0 ] && [ $rc -eq 0 ] && scc_no_failures "$log" && traffic_ok "$log" 4 0 1
+tap_check $? "coll_scc_transport pml across nodes: hierarchical schedules over the pml, results right" "$log"
+
+# A grid given by coll_scc_nodes (4 nodes in a line: DOPL runs along it), and one too small
+log="$SCC_LOGDIR/nodes-grid.log"
+nodes_run "$log" nodea:1,nodeb:1,nodec:1,noded:1 4 --mca coll_scc_nodes 4x1 -- "$matrix" -q -a tree,dopl,jia -c bcast
+rc=$?
+grep -aq "(MPI_COMM_WORLD) size 4: topology nodes: 4 on a 4x1 grid" "$log" && check_expect "$log" 4 > "$log.expect" &&
+    [ $rc -eq 0 ] && scc_no_failures "$log"
+tap_check $? "coll_scc_nodes 4x1: 4 nodes in a line, bcast right with every algorithm" "$log"
+log="$SCC_LOGDIR/nodes-grid-small.log"
+nodes_run "$log" nodea:1,nodeb:1,nodec:1 3 --mca coll_scc_nodes 2x1 -- "$colls"
+rc=$?
+grep -aq "coll_scc_nodes of the scc collective component is \"2x1\"" "$log" &&
+    grep -aq "(MPI_COMM_WORLD) size 3: topology nodes: 3 on a 3x1 grid" "$log" && [ $rc -eq 0 ] &&
+    scc_no_failures "$log"
+tap_check $? "coll_scc_nodes 2x1 for 3 nodes: a message, the near-square grid, results right" "$log"
+
+# Every collective of scc_colls (world, duplicates, splits) across nodes: those that need one
+# shared memory (alltoall, alltoallv, gather, scatter) go to the fallback, the rest to scc
+log="$SCC_LOGDIR/nodes-colls.log"
+nodes_run "$log" nodea:3,nodeb:1 4 -- "$colls"
+rc=$?
+[ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
+    scc_served "$log" 4 MPI_COMM_WORLD "bcast:tree=.*allreduce:tree=.*gather:fallback=.*allgather:ring="
+tap_check $? "every collective across nodes (3 + 1): right, served by scc or its documented fallback" "$log"
+ls -d /dev/shm/coll-scc-[0-9]* > /dev/null 2>&1
+[ $? -ne 0 ]
+tap_check $? "nothing of ours left in /dev/shm"
+tap_done

@@ -169,7 +169,9 @@ bl_check_run() {
 
 # bl_selected LOG COMPONENT NP: from the coll_base_verbose output in LOG, every one of the NP
 # processes chose COMPONENT as the highest-priority module on MPI_COMM_WORLD and on every other
-# communicator of more than one process.  Prints a one-line verdict; returns 0 if selected.
+# communicator of more than one process (han: MPI_COMM_WORLD only -- it splits its own
+# communicators, which its levels serve with other components).  Prints a one-line verdict;
+# returns 0 if selected.
 bl_selected() {
     awk -v want="$2" -v np="$3" '
         match($0, /^\[[^]]*\]/) { pid = substr($0, RSTART, RLENGTH) }
@@ -191,6 +193,7 @@ bl_selected() {
             for (k in top) {
                 split(k, kk, SUBSEP)
                 if (kk[2] == "MPI_COMM_SELF" || top[k] == "self") continue
+                if (want == "han" && kk[2] != "MPI_COMM_WORLD") continue
                 if (kk[2] == "MPI_COMM_WORLD") world[kk[1]] = 1
                 if (top[k] == want) ok[kk[1]] = 1
                 else if (!(kk[1] in bad) || kk[2] == "MPI_COMM_WORLD") bad[kk[1]] = kk[2] " -> " top[k]

@@ -24,17 +24,20 @@ node_colls="bcast,barrier,reduce,allreduce,allgather,reduce_scatter_block"
 # off the loopback device (the host's own address: nothing leaves the machine) and maps by
 # core when oversubscribed; its daemons need one /dev/shm.
 if "$SCC_MPIRUN" --version 2>&1 | grep -q "Open MPI) 5\."; then
-    launch="--prtemca plm_ssh_agent $agent --prtemca plm_ssh_no_tree_spawn 1 --map-by slot:OVERSUBSCRIBE"
+    launch="--prtemca plm_ssh_agent $agent --prtemca plm_ssh_no_tree_spawn 1"
+    oversub=":OVERSUBSCRIBE"
     SCC_NODE_SHM=shared
 else
     launch="--mca plm_rsh_agent $agent --mca plm_rsh_no_tree_spawn 1 --mca oob_tcp_if_include lo --oversubscribe"
+    oversub=""
     SCC_NODE_SHM=private
 fi
 export SCC_NODE_SHM
 
 # nodes_run LOG HOSTS NP [mpirun options...] -- PROGRAM [ARGS...]: as scc_run, on the
-# emulated nodes HOSTS (host:slots,...), the processes yielding while they wait (more of
-# them than cores, as a user would set it)
+# emulated nodes HOSTS (host:slots,...), ranks mapped by $SCC_NODE_MAP (slot: filling each
+# node in turn; node: round robin), the processes yielding while they wait (more of them
+# than cores, as a user would set it)
 nodes_run() {
     _log=$1
     _hosts=$2
@@ -47,7 +50,8 @@ nodes_run() {
     done
     [ "${1:-}" = "--" ] && shift
     # shellcheck disable=SC2086
-    timeout "$SCC_TIMEOUT" "$SCC_MPIRUN" $launch --host "$_hosts" -np "$_np" \
+    timeout "$SCC_TIMEOUT" "$SCC_MPIRUN" $launch --map-by "${SCC_NODE_MAP:-slot}$oversub" \
+        --host "$_hosts" -np "$_np" \
         --mca btl_tcp_if_include lo --mca mpi_yield_when_idle 1 \
         --mca mca_base_component_path "$SCC_COMPONENT_PATH" \
         --mca coll scc,tuned,basic,libnbc,self \
@@ -107,6 +111,19 @@ placement 3x2 nodea:2,nodeb:2,nodec:2 6 3 3x1 2,2,2 -q
 placement 2x3 nodea:3,nodeb:3 6 2 2x1 3,3 -q
 placement 4x1 nodea:1,nodeb:1,nodec:1,noded:1 4 4 2x2 1,1,1,1 -q
 placement 3+1 nodea:3,nodeb:1 4 2 2x1 3,1 -q
+
+# Ranks dealt round robin over the nodes (--map-by node): no node holds consecutive ranks
+log="$SCC_LOGDIR/nodes-roundrobin.log"
+SCC_NODE_MAP=node
+nodes_run "$log" nodea:3,nodeb:3 5 -- "$matrix" -q -a "$node_algs" -c "$node_colls"
+rc=$?
+SCC_NODE_MAP=slot
+grep -aq "(MPI_COMM_WORLD) size 5: topology nodes: 2 on a 2x1 grid, processes per node 3,2, leaders 0,1" "$log" &&
+    check_expect "$log" 5 > "$log.expect"
+st=$?
+cat "$log.expect"
+[ $st -eq 0 ] && [ $rc -eq 0 ] && scc_no_failures "$log" && traffic_ok "$log" 5 1 0
+tap_check $? "ranks round robin over 2 nodes (3 + 2): every algorithm served, results right, the ways right" "$log"
 
 # Per-node communicators (one node each: the algorithms of one node, as ever) and a
 # communicator of the nodes' lowest ranks (one process per node)

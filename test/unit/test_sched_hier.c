@@ -12,7 +12,7 @@
 #include "sched_replay.h"
 #include "unit.h"
 
-enum { K_BCAST, K_REDUCE, K_ALLREDUCE, K_BARRIER };
+enum { K_BCAST, K_REDUCE, K_ALLREDUCE, K_BARRIER, K_ALLGATHER };
 
 typedef struct harg {
     scc_hier_t h;
@@ -27,6 +27,7 @@ static int gen_hier(scc_sched_t *s, int rank, const void *ctx)
     case K_BCAST: return scc_sched_hier_bcast(s, &a->h, rank, a->root, a->nb);
     case K_REDUCE: return scc_sched_hier_reduce(s, &a->h, rank, a->root, a->nb);
     case K_ALLREDUCE: return scc_sched_hier_allreduce(s, &a->h, rank, a->nb);
+    case K_ALLGATHER: return scc_sched_hier_allgather(s, &a->h, rank, a->nb);
     default: return scc_sched_hier_barrier(s, &a->h, rank);
     }
 }
@@ -77,14 +78,14 @@ static void run(const harg_t *a, const char *what)
     replay_opts_t o;
     replay_result_t res;
     static const replay_kind_t kinds[] = { REPLAY_BCAST, REPLAY_REDUCE, REPLAY_ALLREDUCE,
-                                           REPLAY_BARRIER };
+                                           REPLAY_BARRIER, REPLAY_ALLGATHER };
 
     memset(&o, 0, sizeof(o));
     memset(&res, 0, sizeof(res));
     o.kind = kinds[a->kind];
     o.n = a->h.nodes->n;
     o.root = (K_BCAST == a->kind || K_REDUCE == a->kind) ? a->root : -1;
-    o.nblocks = a->nb;
+    o.nblocks = K_ALLGATHER == a->kind ? a->nb * (uint32_t) o.n : a->nb;
     o.node_of = a->h.nodes->node_of;
     nreplays++;
     if (!replay_run(&o, gen_hier, a, &res)) {
@@ -213,7 +214,7 @@ int main(void)
         { K_BCAST, SCC_INTER_DOPL }, { K_REDUCE, SCC_INTER_BINOMIAL },
         { K_REDUCE, SCC_INTER_TREE }, { K_ALLREDUCE, SCC_INTER_RING },
         { K_ALLREDUCE, SCC_INTER_BUTTERFLY }, { K_BARRIER, SCC_INTER_DISSEM },
-        { K_BARRIER, SCC_INTER_BINOMIAL },
+        { K_BARRIER, SCC_INTER_BINOMIAL }, { K_ALLGATHER, SCC_INTER_RING },
     };
     static const uint32_t blocks[] = { 1, 2, 5, 13 };
     int key[64];
@@ -240,8 +241,10 @@ int main(void)
                     for (int root = 0; root < n; ++root) {
                         a.root = root;
                         run(&a, K_BCAST == a.kind ? "bcast" : K_REDUCE == a.kind ? "reduce"
-                                : K_ALLREDUCE == a.kind ? "allreduce" : "barrier");
-                        if (K_ALLREDUCE == a.kind || K_BARRIER == a.kind) {
+                                : K_ALLREDUCE == a.kind ? "allreduce"
+                                : K_ALLGATHER == a.kind ? "allgather" : "barrier");
+                        if (K_ALLREDUCE == a.kind || K_BARRIER == a.kind
+                            || K_ALLGATHER == a.kind) {
                             break;  /* rootless */
                         }
                     }

@@ -6,6 +6,14 @@
 
 /* ------------------------------------------------------------ vectors */
 
+/* Where block blk starts when the buffer is n parts of kpart blocks (blk may be the end). */
+static inline size_t scc_kpart_at(const scc_exec_buf_t *b, uint32_t blk)
+{
+    uint32_t pr = blk / b->kpart, pc = blk % b->kpart;
+    size_t in = (size_t) pc * b->bs;
+    return (size_t) pr * b->part + (in < b->part ? in : b->part);
+}
+
 int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_exec_buf_t *b,
                       uint32_t tagbase)
 {
@@ -18,12 +26,10 @@ int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_e
         size_t off = (size_t) st->block * b->bs, len = 0;
 
         if (b->kpart > 0) {
-            /* n parts of `part` bytes, each cut into kpart blocks (ring steps move one) */
-            uint32_t pr = st->block / b->kpart, pc = st->block % b->kpart;
-            size_t in = (size_t) pc * b->bs;
-            off = (size_t) pr * b->part + in;
-            len = 0 == st->nblocks || in >= b->part ? 0
-                  : (b->part - in < b->bs ? b->part - in : b->bs);
+            /* n parts of `part` bytes, each cut into kpart blocks: consecutive blocks tile
+               the buffer, so a range of them is one range of bytes */
+            off = scc_kpart_at(b, st->block);
+            len = 0 == st->nblocks ? 0 : scc_kpart_at(b, st->block + st->nblocks) - off;
         } else if (off < b->total) {
             len = (size_t) st->nblocks * b->bs;
             if (len > b->total - off) {

@@ -85,7 +85,8 @@ static int scc_generate_nodes(mca_coll_scc_module_t *m, int me, scc_coll_t c, sc
         }
         return scc_sched_hier_barrier(s, &h, me);
     case SCC_COLL_ALLGATHER:
-        return SCC_ALG_RING == a ? scc_sched_ring_allgather(s, m->size, me, nblocks) : -1;
+        /* the ring between the leaders, each node's parts gathered and spread by its own */
+        return SCC_ALG_RING == a ? scc_sched_hier_allgather(s, &h, me, nblocks) : -1;
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
         return SCC_ALG_RING == a ? scc_sched_ring_reduce_scatter(s, m->size, me, nblocks) : -1;
     default:

@@ -8,6 +8,18 @@
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
 
+/* Across nodes every message between nodes pays a network latency: blocks of at least this
+ * size where the node's own readers take them single-copy (larger than a slot). */
+#define SCC_NODES_BLOCK (128 * 1024)
+
+static size_t scc_nodes_block(const scc_xport_t *x, size_t bytes, size_t bs)
+{
+    if (NULL != x->remote && x->cma && bytes > bs && bs < SCC_NODES_BLOCK) {
+        bs = bytes < SCC_NODES_BLOCK ? bytes : SCC_NODES_BLOCK;
+    }
+    return bs;
+}
+
 /* Block bytes of a broadcast: a slot, or a single-copy block where that works. */
 static size_t scc_bcast_block(const scc_xport_t *x, scc_alg_t a, size_t bytes)
 {
@@ -16,6 +28,7 @@ static size_t scc_bcast_block(const scc_xport_t *x, scc_alg_t a, size_t bytes)
     if (x->cma && bytes >= x->cma_min && cs->cma_block > 0) {
         bs = (size_t) cs->cma_block;
     }
+    bs = scc_nodes_block(x, bytes, bs);
     if (SCC_ALG_DOPL == a && !x->cma) {
         /* a whole part (dopl_chunks blocks) travels as one message: it must fit a slot, on
            every rank alike (coll_scc_dopl_chunks is 1..64, slots 64 bytes or more) */
@@ -82,6 +95,9 @@ static size_t scc_reduce_block(const scc_xport_t *x, size_t dtsize, size_t total
     if (big && x->cma && total >= x->cma_min && total < SCC_REDUCE_CMA_MAX
         && bs < SCC_REDUCE_CMA_BLOCK) {
         bs = SCC_REDUCE_CMA_BLOCK;
+    }
+    if (big) {
+        bs = scc_nodes_block(x, total, bs);
     }
     return bs / dtsize * dtsize;
 }

@@ -300,6 +300,152 @@ static int hier(scc_sched_t *s, const scc_hier_t *h, int op, int rank, int root,
     return member_steps(s, &c);
 }
 
+/* ------------------------------------------------------------ allgather */
+
+/* Runs of consecutive ranks on node `node`: calls f for each run [r1, r2]. */
+static int node_runs(const scc_nodes_t *nd, int node, int *lo, int *hi)
+{
+    int nr = 0;
+    for (int i = nd->first[node]; i < nd->first[node + 1]; ++i) {
+        int r = nd->members[i];
+        if (nr > 0 && hi[nr - 1] + 1 == r) {
+            hi[nr - 1] = r;
+        } else {
+            lo[nr] = hi[nr] = r;
+            nr++;
+        }
+    }
+    return nr;
+}
+
+/* Leader aggregation: each leader gathers its node's parts (one message per block), the
+ * leaders pass the nodes' parts around a ring (one message per run of consecutive ranks;
+ * in step i leader J sends node J - i's and receives node J - i - 1's), and each leader
+ * forwards its own node's blocks and every node's it receives to its node (one message per
+ * block, as the parts arrive).  k blocks per rank; rank r's are [r k, (r + 1) k). */
+static int allgather_leader(scc_sched_t *s, const scc_nodes_t *nd, int rank, uint32_t k,
+                            int *lo, int *hi)
+{
+    const int N = nd->nnodes, J = nd->node_of[rank];
+    const int nloc = nd->first[J + 1] - nd->first[J] - 1;
+    int R = 1;
+    uint32_t fwd;
+
+    for (int j = 0; j < N; ++j) {
+        int nr = node_runs(nd, j, lo, hi);
+        R = nr > R ? nr : R;
+    }
+    fwd = (uint32_t) (N > 1 ? N - 1 : 0) * (uint32_t) R;    /* tags after the ring's */
+    for (int i = nd->first[J]; i < nd->first[J + 1]; ++i) {
+        int m = nd->members[i];
+        for (uint32_t j = 0; m != rank && j < k; ++j) {
+            scc_sched_push(s, SCC_STEP_RECV, 0, m, j, 0, (uint32_t) m * k + j, 1, 0);
+        }
+    }
+    for (int step = -1; step < N - 1; ++step) {
+        /* step -1: this node's own blocks; then ring step `step` brings node J - step - 1 */
+        int src = ((J - step - 1) % N + N) % N, nr;
+        if (step >= 0) {
+            int send_node = ((J - step) % N + N) % N;
+            int prev = scc_nodes_leader(nd, (J - 1 + N) % N, -1);
+            nr = node_runs(nd, send_node, lo, hi);
+            for (int q = 0; q < nr; ++q) {
+                scc_sched_push(s, SCC_STEP_SEND, 0, -1, (uint32_t) (step * R + q),
+                               (uint32_t) step + 2, (uint32_t) lo[q] * k,
+                               (uint32_t) (hi[q] - lo[q] + 1) * k, 1);
+            }
+            nr = node_runs(nd, src, lo, hi);
+            for (int q = 0; q < nr; ++q) {
+                scc_sched_push(s, SCC_STEP_RECV, 0, prev, (uint32_t) (step * R + q),
+                               (uint32_t) step + 2, (uint32_t) lo[q] * k,
+                               (uint32_t) (hi[q] - lo[q] + 1) * k, 0);
+            }
+        } else {
+            src = J;
+        }
+        if (nloc > 0) {
+            nr = node_runs(nd, src, lo, hi);
+            for (int q = 0; q < nr; ++q) {
+                for (uint32_t b = (uint32_t) lo[q] * k; b < (uint32_t) (hi[q] + 1) * k; ++b) {
+                    /* a process of this node has its own blocks already */
+                    int readers = step < 0 && (int) (b / k) != rank ? nloc - 1 : nloc;
+                    if (readers > 0) {
+                        scc_sched_push(s, SCC_STEP_SEND, SCC_STEP_F_LOCAL, -1, fwd++,
+                                       (uint32_t) step + 3, b, 1, readers);
+                    }
+                }
+            }
+        }
+    }
+    s->nrounds = (uint32_t) N + 2;
+    return 0;
+}
+
+typedef struct agctx {
+    const scc_nodes_t *nd;
+    int rank;
+    uint32_t k;
+    int *lo, *hi;
+} agctx_t;
+
+static int allgather_leader_fn(scc_sched_t *s, const void *ctx)
+{
+    const agctx_t *c = ctx;
+    scc_sched_reset(s);
+    return allgather_leader(s, c->nd, c->rank, c->k, c->lo, c->hi);
+}
+
+int scc_sched_hier_allgather(scc_sched_t *s, const scc_hier_t *h, int rank,
+                             uint32_t nblocks_per_rank)
+{
+    const scc_nodes_t *nd = NULL != h ? h->nodes : NULL;
+    const uint32_t k = nblocks_per_rank;
+    int *lo, *hi, leader, rc = 0;
+
+    scc_sched_reset(s);
+    if (NULL == nd || nd->n < 1 || rank < 0 || rank >= nd->n
+        || (uint64_t) k * (uint64_t) nd->n > UINT32_MAX / 4) {
+        return -1;
+    }
+    if (1 == nd->n || 0 == k) {
+        return 0;
+    }
+    lo = malloc(nd->n * sizeof(int));
+    hi = malloc(nd->n * sizeof(int));
+    if (NULL == lo || NULL == hi) {
+        free(lo);
+        free(hi);
+        return -1;
+    }
+    leader = scc_nodes_leader(nd, nd->node_of[rank], -1);
+    if (rank == leader) {
+        rc = allgather_leader(s, nd, rank, k, lo, hi);
+    } else {
+        /* my part to the leader, then what the leader forwards, as its schedule says */
+        agctx_t c = { nd, leader, k, lo, hi };
+        scc_sched_t t;
+        for (uint32_t j = 0; j < k; ++j) {
+            scc_sched_push(s, SCC_STEP_SEND, 0, -1, j, 0, (uint32_t) rank * k + j, 1, 1);
+        }
+        rc = gen_alloc(&t, allgather_leader_fn, &c);
+        for (long i = 0; 0 == rc && i < t.nsteps; ++i) {
+            const scc_step_t *st = &t.steps[i];
+            if (SCC_STEP_SEND == st->kind && (st->flags & SCC_STEP_F_LOCAL)
+                && (st->block < (uint32_t) rank * k || st->block >= (uint32_t) (rank + 1) * k)) {
+                scc_sched_push(s, SCC_STEP_RECV, 0, leader, st->tag, st->round, st->block,
+                               st->nblocks, 0);
+            }
+        }
+        if (0 == rc) {
+            s->nrounds = t.nrounds;
+            sched_release(&t);
+        }
+    }
+    free(lo);
+    free(hi);
+    return rc;
+}
+
 int scc_sched_hier_bcast(scc_sched_t *s, const scc_hier_t *h, int rank, int root,
                          uint32_t nblocks)
 {

@@ -59,6 +59,12 @@ int scc_sched_hier_reduce(scc_sched_t *s, const scc_hier_t *h, int rank, int roo
                           uint32_t nblocks);
 int scc_sched_hier_allreduce(scc_sched_t *s, const scc_hier_t *h, int rank, uint32_t nblocks);
 int scc_sched_hier_barrier(scc_sched_t *s, const scc_hier_t *h, int rank);
+/* Allgather with leader aggregation (h->inter unused: a ring between the leaders): each
+ * leader gathers its node's parts, the leaders pass the nodes' parts around a ring (a
+ * message per run of consecutive ranks of a node), and each leader forwards every part to
+ * its node as it arrives.  Rank r's blocks are [r k, (r + 1) k), in place in work. */
+int scc_sched_hier_allgather(scc_sched_t *s, const scc_hier_t *h, int rank,
+                             uint32_t nblocks_per_rank);
 
 #ifdef __cplusplus
 }

@@ -112,6 +112,16 @@ placement 2x3 nodea:3,nodeb:3 6 2 2x1 3,3 -q
 placement 4x1 nodea:1,nodeb:1,nodec:1,noded:1 4 4 2x2 1,1,1,1 -q
 placement 3+1 nodea:3,nodeb:1 4 2 2x1 3,1 -q
 
+# Alltoall across nodes: the pairwise exchange (NoC_Msg's pair lists need one shared memory)
+log="$SCC_LOGDIR/nodes-alltoall.log"
+nodes_run "$log" nodea:3,nodeb:1,nodec:2 6 -- "$matrix" -q -a fallback,ring -c alltoall
+rc=$?
+check_expect "$log" 6 > "$log.expect"
+st=$?
+cat "$log.expect"
+[ $st -eq 0 ] && [ $rc -eq 0 ] && scc_no_failures "$log" && traffic_ok "$log" 6 1 0
+tap_check $? "alltoall across nodes (3 + 1 + 2): the pairwise exchange served it, results right, the ways right" "$log"
+
 # Ranks dealt round robin over the nodes (--map-by node): no node holds consecutive ranks
 log="$SCC_LOGDIR/nodes-roundrobin.log"
 SCC_NODE_MAP=node
@@ -172,12 +182,12 @@ grep -aq "coll_scc_nodes of the scc collective component is \"2x1\"" "$log" &&
 tap_check $? "coll_scc_nodes 2x1 for 3 nodes: a message, the near-square grid, results right" "$log"
 
 # Every collective of scc_colls (world, duplicates, splits) across nodes: those that need one
-# shared memory (alltoall, alltoallv, gather, scatter) go to the fallback, the rest to scc
+# shared memory (alltoallv, gather, scatter) go to the fallback, the rest to scc
 log="$SCC_LOGDIR/nodes-colls.log"
 nodes_run "$log" nodea:3,nodeb:1 4 -- "$colls"
 rc=$?
 [ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
-    scc_served "$log" 4 MPI_COMM_WORLD "bcast:tree=.*allreduce:tree=.*gather:fallback=.*allgather:ring="
+    scc_served "$log" 4 MPI_COMM_WORLD "bcast:tree=.*allreduce:tree=.*alltoall:ring=.*alltoallv:fallback=.*gather:fallback=.*allgather:ring="
 tap_check $? "every collective across nodes (3 + 1): right, served by scc or its documented fallback" "$log"
 ls -d /dev/shm/coll-scc-[0-9]* > /dev/null 2>&1
 [ $? -ne 0 ]

@@ -89,6 +89,8 @@ static int scc_generate_nodes(mca_coll_scc_module_t *m, int me, scc_coll_t c, sc
         return SCC_ALG_RING == a ? scc_sched_hier_allgather(s, &h, me, nblocks) : -1;
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
         return SCC_ALG_RING == a ? scc_sched_ring_reduce_scatter(s, m->size, me, nblocks) : -1;
+    case SCC_COLL_ALLTOALL:
+        return SCC_ALG_RING == a ? scc_sched_pairwise_alltoall(s, m->size, me, nblocks) : -1;
     default:
         return -1;
     }
@@ -136,6 +138,9 @@ static int scc_generate(mca_coll_scc_module_t *m, int me, scc_coll_t c, scc_alg_
     case SCC_COLL_BARRIER:
         return scc_sched_nocmsg_barrier(s, &t->tiles, me, root, SCC_ALG_NOCMSG_FANIN == a);
     case SCC_COLL_ALLTOALL:
+        if (SCC_ALG_RING == a) {
+            return scc_sched_pairwise_alltoall(s, n, me, nblocks);
+        }
         return SCC_ALG_NOCMSG == a ? scc_sched_nocmsg_alltoall(s, &t->tiles, me) : -1;
     default:
         return -1;

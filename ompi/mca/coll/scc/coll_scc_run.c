@@ -342,14 +342,50 @@ static int scc_pairs_run(mca_coll_scc_module_t *m, scc_alg_t a, scc_exec_pairs_t
     return rc;
 }
 
+/* Alltoall by pairwise exchange: parts of `bytes`, cut into blocks as a broadcast's. */
+static int scc_alltoall_pairwise(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                                 size_t bytes)
+{
+    size_t bs = scc_bcast_block(m->xp, SCC_ALG_RING, bytes);
+    const scc_plan_t *p;
+    scc_exec_buf_t b;
+    int rc;
+
+    if ((bytes + bs - 1) / bs > UINT32_MAX / 4 / (size_t) m->size) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    p = mca_coll_scc_plan(m, SCC_COLL_ALLTOALL, SCC_ALG_RING, 0, scc_nblocks(bytes, bs));
+    if (NULL == p) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    memset(&b, 0, sizeof(b));
+    b.input = sbuf;
+    b.work = rbuf;
+    b.total = bytes * (size_t) m->size;
+    b.bs = bs;
+    b.part = bytes;
+    b.kpart = scc_nblocks(bytes, bs);
+    /* the input is never written, nor is a received part sent on */
+    b.stable = true;
+    rc = scc_run_call(m, p, &b, SCC_COLL_TAG(ALLTOALL));
+    if (OMPI_SUCCESS == rc) {
+        memcpy(rbuf + (size_t) m->rank * bytes, sbuf + (size_t) m->rank * bytes, bytes);
+    }
+    return rc;
+}
+
 int mca_coll_scc_alltoall_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
                                 char *rbuf, size_t bytes)
 {
     const int n = m->size;
     scc_exec_pairs_t b;
-    size_t *off = mca_coll_scc_scratch(m, 2, (size_t) n * sizeof(size_t));
+    size_t *off;
     int rc;
 
+    if (SCC_ALG_RING == a) {
+        return scc_alltoall_pairwise(m, sbuf, rbuf, bytes);
+    }
+    off = mca_coll_scc_scratch(m, 2, (size_t) n * sizeof(size_t));
     if (NULL == off) {
         return SCC_ERR_NO_MEM;
     }

@@ -292,6 +292,13 @@ int scc_sched_ring_allreduce(scc_sched_t *s, int n, int rank, uint32_t nblocks);
 int scc_sched_ring_reduce_scatter(scc_sched_t *s, int n, int rank, uint32_t nblocks_per_rank);
 int scc_sched_ring_allgather(scc_sched_t *s, int n, int rank, uint32_t nblocks_per_rank);
 
+/* Alltoall by pairwise exchange: in step i (1..n-1) rank r sends its part for r + i and
+ * receives the part of r - i (mod n), block by block (k blocks per part: rank d's part is
+ * blocks [d k, (d+1) k) of the input, rank s's arrives at [s k, (s+1) k) of work; tag =
+ * round = (i - 1) k + j).  Each message has one reader; every pair is one message per
+ * block, so it runs over any transport, across nodes too.  A rank's own part is not moved. */
+int scc_sched_pairwise_alltoall(scc_sched_t *s, int n, int rank, uint32_t k);
+
 /* Tree shape helpers shared by the executor's fast paths and the schedules, in
  * vranks.  scc_tree_parent: the parent, -1 for vrank 0, -2 on bad input.
  * scc_tree_children: the number of children (consecutive vranks, stored up to

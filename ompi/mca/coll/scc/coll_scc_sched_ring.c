@@ -209,3 +209,22 @@ int scc_sched_ring_allgather(scc_sched_t *s, int n, int rank, uint32_t nblocks_p
     s->nrounds = (uint32_t) (n - 1) * g.K;
     return 0;
 }
+
+int scc_sched_pairwise_alltoall(scc_sched_t *s, int n, int rank, uint32_t k)
+{
+    scc_sched_reset(s);
+    if (n < 1 || rank < 0 || rank >= n || (uint64_t) n * k > UINT32_MAX / 4) {
+        return -1;
+    }
+    for (int i = 1; i < n; ++i) {
+        uint32_t dst = (uint32_t) ((rank + i) % n), src = (uint32_t) ((rank - i + n) % n);
+        for (uint32_t j = 0; j < k; ++j) {
+            uint32_t tag = (uint32_t) (i - 1) * k + j;
+            /* block by block, send then receive: nobody holds more than one slot of a step */
+            scc_sched_push(s, SCC_STEP_SEND, SCC_STEP_F_INPUT, -1, tag, tag, dst * k + j, 1, 1);
+            scc_sched_push(s, SCC_STEP_RECV, 0, (int) src, tag, tag, src * k + j, 1, 0);
+        }
+    }
+    s->nrounds = (uint32_t) (n - 1) * k;
+    return 0;
+}

@@ -34,7 +34,7 @@ static const uint32_t valid_algs[SCC_COLL_COUNT] = {
     [SCC_COLL_REDUCE] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG),
     [SCC_COLL_ALLREDUCE] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG)
                            | BIT(SCC_ALG_BUTTERFLY) | BIT(SCC_ALG_RING),
-    [SCC_COLL_ALLTOALL] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG),
+    [SCC_COLL_ALLTOALL] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG) | BIT(SCC_ALG_RING),
     [SCC_COLL_ALLTOALLV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG),
     [SCC_COLL_GATHER] = BIT(SCC_ALG_FLAT),
     [SCC_COLL_SCATTER] = BIT(SCC_ALG_FLAT),
@@ -166,6 +166,7 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_pa
         break;
     case SCC_COLL_ALLGATHER:
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
+    case SCC_COLL_ALLTOALL:
         add_range(e, p, SIZE_MAX, SCC_ALG_RING);
         break;
     default:

@@ -7,56 +7,6 @@
 prog="$SCC_BUILDDIR/test/mpi/scc_matrix"
 : "${SCC_TIMEOUT:=300}"
 
-# check_expect LOG NP: every "matrix-expect" of the program against the reports of its NP processes
-check_expect() {
-    awk -v np="$2" '
-        /matrix-expect: \(/ {
-            name = $0; sub(/.*matrix-expect: \(/, "", name); sub(/\).*/, "", name)
-            split(name, w, " "); coll = w[2]; alg = w[3]
-            match($0, /calls=[0-9]+/); calls = substr($0, RSTART + 6, RLENGTH - 6)
-            match($0, /mayfall=[0-9]+/); mayfall = substr($0, RSTART + 8, RLENGTH - 8)
-            match($0, /zero=[0-9]+/); zero = substr($0, RSTART + 5, RLENGTH - 5)
-            want[name] = coll " " alg " " calls " " mayfall " " zero
-            next
-        }
-        /coll:scc: comm [0-9]+ \(matrix / {
-            name = $0; sub(/.*coll:scc: comm [0-9]+ \(/, "", name); sub(/\) rank.*/, "", name)
-            reports[name]++
-            line[name, reports[name]] = $0
-        }
-        END {
-            bad = 0
-            for (name in want) {
-                split(want[name], e, " ")
-                coll = e[1]; alg = e[2]; calls = e[3]; mayfall = e[4]; zero = e[5]
-                if (reports[name] != np) {
-                    printf "# %s: %d call reports, expected %d\n", name, reports[name], np; bad++; continue
-                }
-                for (i = 1; i <= np; i++) {
-                    l = line[name, i]; sub(/.*calls:/, "", l)
-                    n = split(l, items, " "); served = 0; fell = 0; other = ""
-                    for (j = 1; j <= n; j++) {
-                        split(items[j], kv, "="); split(kv[1], ca, ":")
-                        if (ca[1] != coll) continue
-                        if (ca[2] == alg) served += kv[2]
-                        else if (ca[2] == "fallback") fell += kv[2]
-                        else other = other " " items[j]
-                    }
-                    total = served + fell
-                    if (other != "" || total < calls - zero || total > calls ||
-                        (alg != "fallback" && fell > mayfall) ||
-                        (alg != "fallback" && served == 0 && calls - zero - mayfall > 0)) {
-                        printf "# %s: served %s=%d fallback=%d%s; program made %d calls (%d may fall back, %d move nothing)\n",
-                               name, alg, served, fell, other, calls, mayfall, zero
-                        bad++
-                    }
-                }
-            }
-            if (length(want) == 0) { print "# no matrix-expect lines"; bad++ }
-            exit bad ? 1 : 0
-        }' "$1"
-}
-
 # SCC_TEST_NP (a list of process counts, e.g. "2 3 4" for the sanitizer build): the loop
 # below runs those counts only, and every other case runs at its own count or the list's
 # largest, whichever is smaller, so that every kind of case still runs.  SCC_TEST_MAXBYTES:
@@ -78,7 +28,7 @@ matrix_case() {
     scc_run "$log" "$np" $opts -- "$prog" ${SCC_TEST_MAXBYTES:+-m "$SCC_TEST_MAXBYTES"} "$@"
     rc=$?
     if [ "$np" -gt 1 ]; then
-        scc_selected "$log" "$np" MPI_COMM_WORLD && check_expect "$log" "$np" > "$log.expect"
+        scc_selected "$log" "$np" MPI_COMM_WORLD && scc_check_expect "$log" "$np" > "$log.expect"
         st=$?
         cat "$log.expect"
         tap_check $st "$name: every forced algorithm served its calls, only documented fallbacks" "$log"

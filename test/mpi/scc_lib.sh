@@ -105,3 +105,54 @@ scc_served() {
 scc_no_failures() {
     ! grep -aq "FAIL" "$1" && grep -aq " 0 failures" "$1"
 }
+
+# scc_check_expect LOG NP: every "matrix-expect" of scc_matrix against the call reports of
+# its NP processes: the forced algorithm served the calls, only documented fallbacks.
+scc_check_expect() {
+    awk -v np="$2" '
+        /matrix-expect: \(/ {
+            name = $0; sub(/.*matrix-expect: \(/, "", name); sub(/\).*/, "", name)
+            split(name, w, " "); coll = w[2]; alg = w[3]
+            match($0, /calls=[0-9]+/); calls = substr($0, RSTART + 6, RLENGTH - 6)
+            match($0, /mayfall=[0-9]+/); mayfall = substr($0, RSTART + 8, RLENGTH - 8)
+            match($0, /zero=[0-9]+/); zero = substr($0, RSTART + 5, RLENGTH - 5)
+            want[name] = coll " " alg " " calls " " mayfall " " zero
+            next
+        }
+        /coll:scc: comm [0-9]+ \(matrix / {
+            name = $0; sub(/.*coll:scc: comm [0-9]+ \(/, "", name); sub(/\) rank.*/, "", name)
+            reports[name]++
+            line[name, reports[name]] = $0
+        }
+        END {
+            bad = 0
+            for (name in want) {
+                split(want[name], e, " ")
+                coll = e[1]; alg = e[2]; calls = e[3]; mayfall = e[4]; zero = e[5]
+                if (reports[name] != np) {
+                    printf "# %s: %d call reports, expected %d\n", name, reports[name], np; bad++; continue
+                }
+                for (i = 1; i <= np; i++) {
+                    l = line[name, i]; sub(/.*calls:/, "", l)
+                    n = split(l, items, " "); served = 0; fell = 0; other = ""
+                    for (j = 1; j <= n; j++) {
+                        split(items[j], kv, "="); split(kv[1], ca, ":")
+                        if (ca[1] != coll) continue
+                        if (ca[2] == alg) served += kv[2]
+                        else if (ca[2] == "fallback") fell += kv[2]
+                        else other = other " " items[j]
+                    }
+                    total = served + fell
+                    if (other != "" || total < calls - zero || total > calls ||
+                        (alg != "fallback" && fell > mayfall) ||
+                        (alg != "fallback" && served == 0 && calls - zero - mayfall > 0)) {
+                        printf "# %s: served %s=%d fallback=%d%s; program made %d calls (%d may fall back, %d move nothing)\n",
+                               name, alg, served, fell, other, calls, mayfall, zero
+                        bad++
+                    }
+                }
+            }
+            if (length(want) == 0) { print "# no matrix-expect lines"; bad++ }
+            exit bad ? 1 : 0
+        }' "$1"
+}

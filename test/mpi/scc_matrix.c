@@ -12,9 +12,11 @@
  * calls reached the component but the Z that move no data (Open MPI may finish those
  * before any component sees them).
  *
- * Usage: scc_matrix [-c coll,...] [-a alg,...] [-q] [-d] [-m maxbytes]
+ * Usage: scc_matrix [-c coll,...] [-a alg,...] [-q] [-d] [-m maxbytes] [-o order]
  *   -q  quick: fewer roots, sizes and operations; -d  also the determinism check;
- *   -m  no message larger than maxbytes (large process counts on few cores) */
+ *   -m  no message larger than maxbytes (large process counts on few cores);
+ *   -o  the ranks of the communicators tested, in MPI_COMM_WORLD's terms: world (its
+ *       order), reversed, or split (even and odd ranks apart, each half reversed) */
 #include <math.h>
 #include <time.h>
 #include <unistd.h>
@@ -210,7 +212,8 @@ static void apply(const topcase *oc, const void *a, void *acc, size_t i)
 
 /* ------------------------------------------------------------ the run */
 
-static int rank, nprocs, quick;
+static int rank, nprocs, quick;    /* rank and size in the communicator under test */
+static MPI_Comm base;               /* what each tested communicator duplicates (-o) */
 static size_t max_bytes = (size_t) -1;    /* -m: no message larger than this */
 static size_t slot_size = 16384, cma_min = 8192;
 static long calls, mayfall, zero;    /* of the current (collective, algorithm); zero: calls
@@ -614,9 +617,9 @@ static int barrier_order_violations(MPI_Comm comm, int late)
     MPI_Barrier(comm);
     t_out = now();
     late_in = t_in;
-    MPI_Bcast(&late_in, 1, MPI_DOUBLE, late, MPI_COMM_WORLD);
+    MPI_Bcast(&late_in, 1, MPI_DOUBLE, late, base);
     violated = t_out < late_in;
-    MPI_Allreduce(&violated, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&violated, &any, 1, MPI_INT, MPI_SUM, base);
     return any;
 }
 
@@ -758,11 +761,13 @@ int main(int argc, char **argv)
     static const char *colls[] = { "bcast", "barrier", "reduce", "allreduce", "alltoall",
                                    "alltoallv", "gather", "scatter", "allgather",
                                    "reduce_scatter_block" };
-    int provided, opt, extra = 0, rc;
+    const char *order = "world";
+    int provided, opt, extra = 0, rc, wrank, wsize;
 
     tb_prog = "scc_matrix";
-    while ((opt = getopt(argc, argv, "c:a:qdm:")) != -1) {
+    while ((opt = getopt(argc, argv, "c:a:qdm:o:")) != -1) {
         if ('m' == opt) max_bytes = (size_t) atol(optarg);
+        else if ('o' == opt) order = optarg;
         else if ('c' == opt) only_colls = optarg;
         else if ('a' == opt) only_algs = optarg;
         else if ('q' == opt) quick = 1;
@@ -770,8 +775,17 @@ int main(int argc, char **argv)
     }
     MPI_Init(&argc, &argv);
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    if (0 == strcmp(order, "reversed")) {
+        MPI_Comm_split(MPI_COMM_WORLD, 0, wsize - wrank, &base);
+    } else if (0 == strcmp(order, "split")) {
+        MPI_Comm_split(MPI_COMM_WORLD, wrank % 2, wsize - wrank, &base);
+    } else {
+        base = MPI_COMM_WORLD;
+    }
+    MPI_Comm_rank(base, &rank);
+    MPI_Comm_size(base, &nprocs);
     setup_types();
     slot_size = (size_t) cvar_read_int("coll_scc_shm_slot_size", 16384);
     /* auto (-1): 8192, or 131072 and 32768 oversubscribed, which the list has anyway */
@@ -797,7 +811,7 @@ int main(int argc, char **argv)
                 tb_fail("cannot force %s=%s through MPI_T", pname, names[a]);
                 continue;
             }
-            MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+            MPI_Comm_dup(base, &comm);
             snprintf(cname, sizeof(cname), "matrix %s %s", colls[c], names[a]);
             MPI_Comm_set_name(comm, cname);
             calls = mayfall = zero = 0;
@@ -836,6 +850,9 @@ int main(int argc, char **argv)
     }
     if (extra) {
         determinism();
+    }
+    if (MPI_COMM_WORLD != base) {
+        MPI_Comm_free(&base);
     }
     rc = tb_finish();
     MPI_T_finalize();

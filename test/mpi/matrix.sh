@@ -28,7 +28,7 @@ matrix_case() {
     scc_run "$log" "$np" $opts -- "$prog" ${SCC_TEST_MAXBYTES:+-m "$SCC_TEST_MAXBYTES"} "$@"
     rc=$?
     if [ "$np" -gt 1 ]; then
-        scc_selected "$log" "$np" MPI_COMM_WORLD && check_expect "$log" "$np" > "$log.expect"
+        scc_selected "$log" "$np" MPI_COMM_WORLD && scc_check_expect "$log" "$np" > "$log.expect"
         st=$?
         cat "$log.expect"
         tap_check $st "$name: every forced algorithm served its calls, only documented fallbacks" "$log"

@@ -94,7 +94,7 @@ placement() {
     scc_selected "$log" "$np" MPI_COMM_WORLD &&
         grep -aq "(MPI_COMM_WORLD) size $np: topology nodes: $nn on a $grid grid, processes per node $per," "$log"
     tap_check $? "$name: scc selected on MPI_COMM_WORLD, $nn nodes on a $grid grid, processes per node $per" "$log"
-    check_expect "$log" "$np" > "$log.expect"
+    scc_check_expect "$log" "$np" > "$log.expect"
     st=$?
     cat "$log.expect"
     tap_check $st "$name: every algorithm across nodes served its calls ($node_algs), only documented fallbacks" "$log"
@@ -116,7 +116,7 @@ placement 3+1 nodea:3,nodeb:1 4 2 2x1 3,1 -q
 log="$SCC_LOGDIR/nodes-alltoall.log"
 nodes_run "$log" nodea:3,nodeb:1,nodec:2 6 -- "$matrix" -q -a fallback,ring -c alltoall
 rc=$?
-check_expect "$log" 6 > "$log.expect"
+scc_check_expect "$log" 6 > "$log.expect"
 st=$?
 cat "$log.expect"
 [ $st -eq 0 ] && [ $rc -eq 0 ] && scc_no_failures "$log" && traffic_ok "$log" 6 1 0
@@ -129,7 +129,7 @@ nodes_run "$log" nodea:3,nodeb:3 5 -- "$matrix" -q -a "$node_algs" -c "$node_col
 rc=$?
 SCC_NODE_MAP=slot
 grep -aq "(MPI_COMM_WORLD) size 5: topology nodes: 2 on a 2x1 grid, processes per node 3,2, leaders 0,1" "$log" &&
-    check_expect "$log" 5 > "$log.expect"
+    scc_check_expect "$log" 5 > "$log.expect"
 st=$?
 cat "$log.expect"
 [ $st -eq 0 ] && [ $rc -eq 0 ] && scc_no_failures "$log" && traffic_ok "$log" 5 1 0
@@ -138,18 +138,18 @@ tap_check $? "ranks round robin over 2 nodes (3 + 2): every algorithm served, re
 # Per-node communicators (one node each: the algorithms of one node, as ever) and a
 # communicator of the nodes' lowest ranks (one process per node)
 log="$SCC_LOGDIR/nodes-per-node.log"
-nodes_run "$log" nodea:2,nodeb:2 4 -- "$matrix" -q -s node
+nodes_run "$log" nodea:2,nodeb:2 4 -- "$matrix" -q -o node
 rc=$?
-grep -aq "(matrix bcast flat) size 2: topology flat" "$log" && check_expect "$log" 4 > "$log.expect"
+grep -aq "(matrix bcast flat) size 2: topology flat" "$log" && scc_check_expect "$log" 4 > "$log.expect"
 st=$?
 cat "$log.expect"
 [ $st -eq 0 ] && [ $rc -eq 0 ] && scc_no_failures "$log"
 tap_check $? "per-node communicators (2 x 2): one node's topology, every algorithm served, results right" "$log"
 log="$SCC_LOGDIR/nodes-leaders.log"
-nodes_run "$log" nodea:2,nodeb:1,nodec:2 5 -- "$matrix" -q -s leaders -a "$node_algs" -c "$node_colls"
+nodes_run "$log" nodea:2,nodeb:1,nodec:2 5 -- "$matrix" -q -o leaders -a "$node_algs" -c "$node_colls"
 rc=$?
 grep -aq "(matrix bcast tree) size 3: topology nodes: 3 on a 3x1 grid, processes per node 1,1,1," "$log" &&
-    check_expect "$log" 3 > "$log.expect"
+    scc_check_expect "$log" 3 > "$log.expect"
 st=$?
 cat "$log.expect"
 [ $st -eq 0 ] && [ $rc -eq 0 ] && scc_no_failures "$log" && traffic_ok "$log" 3 0 0
@@ -160,7 +160,7 @@ log="$SCC_LOGDIR/nodes-pml.log"
 nodes_run "$log" nodea:2,nodeb:2 4 --mca coll_scc_transport pml -- "$matrix" -q -a "$node_algs" -c "$node_colls"
 rc=$?
 grep -aq "(MPI_COMM_WORLD) size 4: topology nodes: 2 on a 2x1 grid.*; transport pml" "$log" &&
-    check_expect "$log" 4 > "$log.expect"
+    scc_check_expect "$log" 4 > "$log.expect"
 st=$?
 cat "$log.expect"
 [ $st -eq 0 ] && [ $rc -eq 0 ] && scc_no_failures "$log" && traffic_ok "$log" 4 0 1
@@ -170,7 +170,7 @@ tap_check $? "coll_scc_transport pml across nodes: hierarchical schedules over t
 log="$SCC_LOGDIR/nodes-grid.log"
 nodes_run "$log" nodea:1,nodeb:1,nodec:1,noded:1 4 --mca coll_scc_nodes 4x1 -- "$matrix" -q -a tree,dopl,jia -c bcast
 rc=$?
-grep -aq "(MPI_COMM_WORLD) size 4: topology nodes: 4 on a 4x1 grid" "$log" && check_expect "$log" 4 > "$log.expect" &&
+grep -aq "(MPI_COMM_WORLD) size 4: topology nodes: 4 on a 4x1 grid" "$log" && scc_check_expect "$log" 4 > "$log.expect" &&
     [ $rc -eq 0 ] && scc_no_failures "$log"
 tap_check $? "coll_scc_nodes 4x1: 4 nodes in a line, bcast right with every algorithm" "$log"
 log="$SCC_LOGDIR/nodes-grid-small.log"

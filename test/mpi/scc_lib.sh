@@ -106,10 +106,10 @@ scc_no_failures() {
     ! grep -aq "FAIL" "$1" && grep -aq " 0 failures" "$1"
 }
 
-# check_expect LOG NP: every "matrix-expect" of scc_matrix against the call reports of its NP
-# processes: the forced algorithm served the calls, only documented fallbacks ran (matrix.sh,
-# nodes.sh)
-check_expect() {
+# scc_check_expect LOG NP: every "matrix-expect" of scc_matrix against the call reports of
+# its NP processes: the forced algorithm served the calls, only documented fallbacks
+# (matrix.sh, strict.sh, nodes.sh).
+scc_check_expect() {
     awk -v np="$2" '
         /matrix-expect: \(/ {
             name = $0; sub(/.*matrix-expect: \(/, "", name); sub(/\).*/, "", name)

@@ -12,11 +12,12 @@
  * calls reached the component but the Z that move no data (Open MPI may finish those
  * before any component sees them).
  *
- * Usage: scc_matrix [-c coll,...] [-a alg,...] [-q] [-d] [-m maxbytes] [-s world|node|leaders]
+ * Usage: scc_matrix [-c coll,...] [-a alg,...] [-q] [-d] [-m maxbytes] [-o order]
  *   -q  quick: fewer roots, sizes and operations; -d  also the determinism check;
  *   -m  no message larger than maxbytes (large process counts on few cores);
- *   -s  the communicators are duplicates of MPI_COMM_WORLD (default), of each node's
- *       processes (MPI_COMM_TYPE_SHARED), or of the lowest rank of each node */
+ *   -o  the communicators tested, in MPI_COMM_WORLD's terms: world (its order), reversed,
+ *       split (even and odd ranks apart, each half reversed), node (each node's processes,
+ *       MPI_COMM_TYPE_SHARED) or leaders (the lowest rank of each node; the others idle) */
 #include <math.h>
 #include <time.h>
 #include <unistd.h>
@@ -212,8 +213,8 @@ static void apply(const topcase *oc, const void *a, void *acc, size_t i)
 
 /* ------------------------------------------------------------ the run */
 
-static int rank, nprocs, quick;
-static MPI_Comm base = MPI_COMM_WORLD;  /* what the communicators duplicate (-s) */
+static int rank, nprocs, quick;    /* rank and size in the communicator under test */
+static MPI_Comm base;               /* what each tested communicator duplicates (-o) */
 static size_t max_bytes = (size_t) -1;    /* -m: no message larger than this */
 static size_t slot_size = 16384, cma_min = 8192;
 static long calls, mayfall, zero;    /* of the current (collective, algorithm); zero: calls
@@ -761,13 +762,13 @@ int main(int argc, char **argv)
     static const char *colls[] = { "bcast", "barrier", "reduce", "allreduce", "alltoall",
                                    "alltoallv", "gather", "scatter", "allgather",
                                    "reduce_scatter_block" };
-    int provided, opt, extra = 0, rc;
-    const char *split = "world";
+    const char *order = "world";
+    int provided, opt, extra = 0, rc, wrank, wsize;
 
     tb_prog = "scc_matrix";
-    while ((opt = getopt(argc, argv, "c:a:qdm:s:")) != -1) {
+    while ((opt = getopt(argc, argv, "c:a:qdm:o:")) != -1) {
         if ('m' == opt) max_bytes = (size_t) atol(optarg);
-        else if ('s' == opt) split = optarg;
+        else if ('o' == opt) order = optarg;
         else if ('c' == opt) only_colls = optarg;
         else if ('a' == opt) only_algs = optarg;
         else if ('q' == opt) quick = 1;
@@ -775,18 +776,25 @@ int main(int argc, char **argv)
     }
     MPI_Init(&argc, &argv);
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
-    if (0 != strcmp(split, "world")) {
-        /* node: each node's processes; leaders: the lowest rank of each node */
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    if (0 == strcmp(order, "reversed")) {
+        MPI_Comm_split(MPI_COMM_WORLD, 0, wsize - wrank, &base);
+    } else if (0 == strcmp(order, "split")) {
+        MPI_Comm_split(MPI_COMM_WORLD, wrank % 2, wsize - wrank, &base);
+    } else if (0 == strcmp(order, "node") || 0 == strcmp(order, "leaders")) {
         MPI_Comm node;
         int nrank;
         MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-        if (0 == strcmp(split, "node")) {
+        if (0 == strcmp(order, "node")) {
             base = node;
         } else {
             MPI_Comm_rank(node, &nrank);
             MPI_Comm_split(MPI_COMM_WORLD, 0 == nrank ? 0 : MPI_UNDEFINED, 0, &base);
             MPI_Comm_free(&node);
         }
+    } else {
+        base = MPI_COMM_WORLD;
     }
     if (MPI_COMM_NULL == base) {
         only_colls = "";    /* not a leader: nothing to run but the final count */

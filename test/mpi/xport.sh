@@ -70,6 +70,21 @@ tap_check $? "mpb-device: MPI_COMM_WORLD claims the cores' buffers of the device
 tap_check $? "mpb-device: communicators created while they are claimed use shared memory" "$log"
 [ $rc -eq 0 ] && scc_no_failures "$log"
 tap_check $? "mpb-device: results right" "$log"
+
+# Core ids (as probed) against the rank order: MPI_COMM_WORLD's repeat a core (no buffers for
+# it), the even ranks' half sits on cores 7 and 3 and claims their buffers, each rank its own.
+head -c 393216 /dev/zero > "$dev"
+log="$SCC_LOGDIR/xport-mpb-device-cores.log"
+scc_run "$log" 4 --mca coll_scc_transport mpb --mca coll_scc_mpb_device "$dev" -- \
+    "$SCC_SRCDIR/test/mpi/scc_env_core.sh" "7 1 3 1" "$SCC_BUILDDIR/test/mpi/scc_colls"
+rc=$?
+[ "$(grep -ac "SPLIT FROM 0) size 2: transport mpb (SCC message-passing buffers), rank 0 on core 7 (SCC core id)" "$log")" -eq 1 ] \
+    && [ "$(grep -ac "SPLIT FROM 0) size 2: transport mpb (SCC message-passing buffers), rank 1 on core 3 (SCC core id)" "$log")" -eq 1 ] \
+    && [ "$(grep -ac ": transport mpb" "$log")" -eq 2 ] \
+    && [ "$(grep -ac "MPI_COMM_WORLD) size 4: transport shm" "$log")" -eq 4 ]
+tap_check $? "mpb-device-cores: the half on cores 7 and 3 claims their buffers, each rank its own core" "$log"
+[ $rc -eq 0 ] && scc_no_failures "$log"
+tap_check $? "mpb-device-cores: results right" "$log"
 rm -f "$dev"
 
 # A segment that cannot be created: the communicator is declined with a message, the job goes on.

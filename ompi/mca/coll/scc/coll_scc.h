@@ -112,6 +112,9 @@ typedef struct mca_coll_scc_module_t {
 
     /* calls served per collective and algorithm (reported at verbose >= 2) */
     uint64_t calls[SCC_COLL_COUNT][SCC_ALG_COUNT];
+    /* the collective of the running call and the algorithm picked (diagnostics) */
+    scc_coll_t cur_coll;
+    scc_alg_t cur_alg;
 } mca_coll_scc_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_scc_module_t);
@@ -153,11 +156,14 @@ static inline bool mca_coll_scc_ready(mca_coll_scc_module_t *m, struct ompi_comm
 static inline scc_alg_t mca_coll_scc_pick(mca_coll_scc_module_t *m, scc_coll_t c, size_t bytes)
 {
     int f = mca_coll_scc_component.force[c];
+    m->cur_coll = c;
     if (OPAL_UNLIKELY(SCC_ALG_AUTO != f)) {
-        return scc_alg_valid(c, (scc_alg_t) f) && !(m->unavail & (1u << f)) ? (scc_alg_t) f
-                                                                            : SCC_ALG_FALLBACK;
+        m->cur_alg = scc_alg_valid(c, (scc_alg_t) f) && !(m->unavail & (1u << f))
+                         ? (scc_alg_t) f : SCC_ALG_FALLBACK;
+    } else {
+        m->cur_alg = scc_select(&m->select, c, bytes);
     }
-    return scc_select(&m->select, c, bytes);
+    return m->cur_alg;
 }
 
 static inline void mca_coll_scc_count(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a)

@@ -131,8 +131,12 @@ static void scc_check_params(void)
             *field[i] = (int) v;
         }
     }
-    n = scc_param_mpb_nslots(cs->mpb_core_size, cs->mpb_nslots, sizeof(scc_region_ctrl_t),
-                             sizeof(scc_msg_hdr_t) + sizeof(scc_counter_t), SCC_MPB_MIN_SLOT);
+    /* per slot a header and a count in each of the chip's 48 readers' ack lines (whose
+       rounding to whole lines costs a line each at most) */
+    n = scc_param_mpb_nslots(cs->mpb_core_size, cs->mpb_nslots,
+                             sizeof(scc_region_ctrl_t) + SCC_CHIP_CORES * SCC_MPB_LINE,
+                             sizeof(scc_msg_hdr_t) + SCC_CHIP_CORES * sizeof(uint32_t),
+                             SCC_MPB_MIN_SLOT);
     if (n != cs->mpb_nslots) {
         snprintf(why, sizeof(why), "%d slots of %d bytes or more and their control do not "
                  "fit coll_scc_mpb_core_size = %d", cs->mpb_nslots, SCC_MPB_MIN_SLOT,

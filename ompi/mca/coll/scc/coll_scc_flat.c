@@ -264,8 +264,7 @@ static void scc_release_all(scc_xport_t *x, uint32_t tag, scc_msg_hdr_t **hdrs)
 /* Waits until my readers are done with what I exposed (before I overwrite it). */
 static void scc_wait_readers(scc_xport_t *x, uint32_t tag)
 {
-    int slot = scc_slot_of(x, tag);
-    scc_wait_ge(x, &scc_ack(x, x->rank, slot)->v, x->expected[slot]);
+    scc_xport_wait_readers(x, scc_slot_of(x, tag));
 }
 
 int mca_coll_scc_allreduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
@@ -792,7 +791,7 @@ int mca_coll_scc_barrier_dissem(mca_coll_scc_module_t *m)
         scc_xport_flush_later(x, false);
     }
     for (long k = 0, dist = 1; dist < n; ++k, dist *= radix + 1) {
-        scc_store(&scc_ctrl(x, me)->bar[k].v, epoch);
+        scc_flag_set(x, &scc_ctrl(x, me)->bar[k].v, epoch);
         for (int j = 1; j <= radix && j * dist < n; ++j) {
             int peer = (int) ((me - j * dist % n + n) % n);
             scc_wait_ge(x, &scc_ctrl(x, peer)->bar[k].v, epoch);
@@ -820,9 +819,9 @@ int mca_coll_scc_barrier_tree(mca_coll_scc_module_t *m)
         scc_wait_ge(x, &scc_ctrl(x, m->children[i])->bar[0].v, epoch);
     }
     if (parent >= 0) {
-        scc_store(&scc_ctrl(x, me)->bar[0].v, epoch);
+        scc_flag_set(x, &scc_ctrl(x, me)->bar[0].v, epoch);
         scc_wait_ge(x, &scc_ctrl(x, parent)->bar[1].v, epoch);
     }
-    scc_store(&scc_ctrl(x, me)->bar[1].v, epoch);
+    scc_flag_set(x, &scc_ctrl(x, me)->bar[1].v, epoch);
     return OMPI_SUCCESS;
 }

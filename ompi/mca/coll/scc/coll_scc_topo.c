@@ -150,6 +150,11 @@ int mca_coll_scc_topo_register_params(void)
     return OMPI_SUCCESS;
 }
 
+const char *mca_coll_scc_topo_crb_device(void)
+{
+    return str_or_empty(p_crb_device);
+}
+
 /* ---------------------------------------------------------------- own location */
 
 static int32_t my_loc[SCC_LOC_COUNT];
@@ -644,6 +649,47 @@ static bool place_domains(struct ompi_communicator_t *comm, const int32_t *locs,
     return false;
 }
 
+/* The SCC core of every rank (its message-passing buffer): the core ids every member
+ * probed (or was told), else in an emulation its place in the user's mesh, else its
+ * MPI_COMM_WORLD rank.  The same on every member; NULL when core ids repeat. */
+static void place_cores(struct ompi_communicator_t *comm, const int32_t *locs, scc_topo_t *t)
+{
+    const int n = ompi_comm_size(comm);
+    int with_id = 0;
+
+    t->core = malloc(n * sizeof(int));
+    if (NULL == t->core) {
+        t->oom = 1;
+        return;
+    }
+    for (int r = 0; r < n; ++r) {
+        with_id += loc_of(locs, r, SCC_LOC_SCC) >= 0;
+    }
+    for (int r = 0; r < n; ++r) {
+        if (with_id == n) {
+            t->core[r] = loc_of(locs, r, SCC_LOC_SCC);
+            t->core_how = "SCC core id";
+        } else if (SCC_TOPO_SRC_USER == t->source) {
+            t->core[r] = t->mesh.pos[r];
+            t->core_how = "place in coll_scc_mesh";
+        } else {
+            t->core[r] = (int) ompi_comm_peer_lookup(comm, r)->super.proc_name.vpid;
+            t->core_how = "MPI_COMM_WORLD rank";
+        }
+    }
+    /* a position is one rank's, and world ranks differ: only core ids can repeat */
+    for (int r = 1; with_id == n && r < n && NULL != t->core; ++r) {
+        for (int q = 0; q < r; ++q) {
+            if (t->core[q] == t->core[r]) {
+                free(t->core);
+                t->core = NULL;
+                t->core_how = "two ranks with one SCC core id";
+                break;
+            }
+        }
+    }
+}
+
 static void set_views(scc_topo_t *t)
 {
     scc_mesh_grid(&t->mesh, &t->grid);
@@ -709,6 +755,9 @@ int mca_coll_scc_topo_build(mca_coll_scc_module_t *m, struct ompi_communicator_t
         placed = (chip > 0) || (0 == chip && place_domains(comm, locs, a, b, t));
     }
 
+    if (OMPI_SUCCESS == rc) {
+        place_cores(comm, locs, t);
+    }
     t->oom |= mca_coll_scc_fault(m, "place");
     if (t->oom && OMPI_SUCCESS == rc) {
         /* another member may have placed it: setup's agreement makes all decline */
@@ -736,6 +785,7 @@ void mca_coll_scc_topo_free(scc_topo_t *t)
 {
     scc_mesh_free(&t->mesh);
     scc_nodes_free(&t->nodes);
+    free(t->core);
     memset(t, 0, sizeof(*t));
 }
 

@@ -68,6 +68,8 @@ typedef struct scc_topo {
     scc_tiles_t tiles;
     scc_nodes_t nodes;         /* SCC_TOPO_NODES: the members by node (else empty) */
     char note[160];            /* why the communicator is flat, or where the mesh came from */
+    int *core;                 /* rank -> the SCC core whose message-passing buffer it uses */
+    const char *core_how;      /* where those came from; core NULL: why there are none */
 } scc_topo_t;
 
 struct mca_coll_scc_module_t;
@@ -81,6 +83,9 @@ int mca_coll_scc_topo_register_params(void);
  * publishes it to the local peers through the modex. */
 int mca_coll_scc_topo_open(void);
 void mca_coll_scc_topo_close(void);
+
+/* The device that maps the SCC tile's configuration registers (coll_scc_scc_crb_device). */
+const char *mca_coll_scc_topo_crb_device(void);
 
 /* Builds the topology of comm (collective: every member calls it in the same
  * collective).  A bad mesh description is reported with opal_show_help and

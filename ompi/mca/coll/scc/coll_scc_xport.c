@@ -2,6 +2,7 @@
  * parameters, and attaching a communicator to one of them. */
 #include "coll_scc.h"
 #include "coll_scc_agree.h"
+#include "coll_scc_mpb.h"
 #include "coll_scc_xport.h"
 #include "coll_scc_sched.h"
 
@@ -26,14 +27,52 @@ static inline scc_msg_hdr_t *scc_claim_slot(scc_xport_t *x, int slot)
     scc_msg_hdr_t *h = scc_hdr(x, x->rank, slot);
     uint32_t hi = scc_msg_call_hi(x);
 
-    scc_wait_ge(x, &scc_ack(x, x->rank, slot)->v, x->expected[slot]);
+    scc_xport_wait_readers(x, slot);
     x->cma_pending &= ~(1ull << slot);
     /* once per 2^32 calls: the old id goes before the new upper half shows (scc_hdr_is) */
     if (OPAL_UNLIKELY(h->call_hi != hi)) {
-        scc_store(&h->id, SCC_MSG_ID_NONE);
-        __atomic_store_n(&h->call_hi, hi, __ATOMIC_RELEASE);
+        scc_msg_hdr_t *w = scc_wr(x, h, sizeof(*h));
+        scc_store64(&w->id, SCC_MSG_ID_NONE);
+        scc_store32(&w->call_hi, hi);
     }
     return h;
+}
+
+/* Publishes message tag in my slot's header h: the fields, then the id (written last: a
+ * reader that sees it sees the whole message), then the write-combining flush. */
+static inline void scc_publish(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint32_t tag,
+                               size_t len, uint32_t kind, const void *addr, int nreaders)
+{
+    scc_msg_hdr_t *w = scc_wr(x, h, sizeof(*h));
+
+    w->len = len;
+    w->kind = kind;
+    if (SCC_MSG_CMA == kind) {
+        w->addr = (uint64_t) (uintptr_t) addr;
+        x->cma_pending |= 1ull << slot;
+    }
+    x->expected[slot] += (uint32_t) nreaders;
+    scc_store64(&w->id, scc_msg_id(x, tag));
+    scc_mpb_flush(x);
+}
+
+void scc_xport_ack_scan(scc_xport_t *x)
+{
+    uint32_t sum[64] = { 0 };   /* nslots <= 64 */
+
+    if (OPAL_UNLIKELY(x->invalidate)) {
+        scc_mpb_invalidate();
+    }
+    for (int r = 0; r < x->size; ++r) {
+        const volatile uint32_t *line = scc_ackline(x, x->rank, r);
+        if (r == x->rank) {
+            continue;
+        }
+        for (int slot = 0; slot < x->nslots; ++slot) {
+            sum[slot] += scc_load32(&line[slot]);
+        }
+    }
+    memcpy(x->acked, sum, x->nslots * sizeof(uint32_t));
 }
 
 void scc_xport_first_call(scc_xport_t *x)
@@ -44,6 +83,9 @@ void scc_xport_first_call(scc_xport_t *x)
                     "(coll_scc_call_base)", SCC_COMM_CID(x->comm), SCC_COMM_NAME(x->comm),
                     x->rank, x->size, (unsigned long long) x->call);
     }
+    if (OPAL_UNLIKELY(NULL != x->strict)) {
+        mca_coll_scc_strict_first_call(x);
+    }
 }
 
 int scc_xport_expose(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
@@ -53,14 +95,9 @@ int scc_xport_expose(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, 
     scc_msg_hdr_t *h = scc_claim_slot(x, slot);
 
     if (extra_len > 0) {
-        memcpy(scc_slot_data(x, x->rank, slot), extra, extra_len);
+        memcpy(scc_wr(x, scc_slot_data(x, x->rank, slot), extra_len), extra, extra_len);
     }
-    h->addr = (uint64_t) (uintptr_t) buf;
-    h->len = len;
-    h->kind = SCC_MSG_CMA;
-    x->cma_pending |= 1ull << slot;
-    x->expected[slot] += (uint64_t) nreaders;
-    scc_store(&h->id, scc_msg_id(x, tag));
+    scc_publish(x, h, slot, tag, len, SCC_MSG_CMA, buf, nreaders);
     return OMPI_SUCCESS;
 }
 
@@ -69,19 +106,16 @@ char *scc_xport_send_slot(scc_xport_t *x, uint32_t tag, size_t len)
     int slot = scc_slot_of(x, tag);
     scc_msg_hdr_t *h = scc_claim_slot(x, slot);
     if (len <= SCC_INLINE_MAX) {
-        return (char *) h->data;
+        return scc_wr(x, h->data, SCC_INLINE_MAX);
     }
-    return len <= x->slot_size ? scc_slot_data(x, x->rank, slot) : NULL;
+    return len <= x->slot_size ? scc_wr(x, scc_slot_data(x, x->rank, slot), len) : NULL;
 }
 
 void scc_xport_send_publish(scc_xport_t *x, uint32_t tag, size_t len, int nreaders)
 {
     int slot = scc_slot_of(x, tag);
-    scc_msg_hdr_t *h = scc_hdr(x, x->rank, slot);
-    h->len = len;
-    h->kind = len <= SCC_INLINE_MAX ? SCC_MSG_INLINE : SCC_MSG_SLOT;
-    x->expected[slot] += (uint64_t) nreaders;
-    scc_store(&h->id, scc_msg_id(x, tag));
+    scc_publish(x, scc_hdr(x, x->rank, slot), slot, tag, len,
+                len <= SCC_INLINE_MAX ? SCC_MSG_INLINE : SCC_MSG_SLOT, NULL, nreaders);
 }
 
 int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
@@ -103,23 +137,18 @@ int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, in
 
     if (len <= SCC_INLINE_MAX) {
         if (len > 0) {
-            memcpy(h->data, buf, len);
+            memcpy(scc_wr(x, h->data, len), buf, len);
         }
         kind = SCC_MSG_INLINE;
     } else if (stable && x->cma && (len >= x->cma_min || len > x->slot_size)) {
-        h->addr = (uint64_t) (uintptr_t) buf;
         kind = SCC_MSG_CMA;
-        x->cma_pending |= 1ull << slot;
     } else if (len <= x->slot_size) {
-        memcpy(scc_slot_data(x, x->rank, slot), buf, len);
+        memcpy(scc_wr(x, scc_slot_data(x, x->rank, slot), len), buf, len);
         kind = SCC_MSG_SLOT;
     } else {
         return OMPI_ERR_BAD_PARAM;
     }
-    h->len = len;
-    h->kind = kind;
-    x->expected[slot] += (uint64_t) nreaders;
-    scc_store(&h->id, scc_msg_id(x, tag));
+    scc_publish(x, h, slot, tag, len, kind, buf, nreaders);
     return OMPI_SUCCESS;
 }
 
@@ -131,10 +160,10 @@ void scc_xport_flush_later(scc_xport_t *x, bool only_old)
             x->later[keep++] = x->later[i];
             continue;
         }
-        __atomic_fetch_add(&scc_ack(x, x->later[i].peer, x->later[i].slot)->v, 1,
-                           __ATOMIC_RELEASE);
+        scc_ack_put(x, x->later[i].peer, x->later[i].slot);
     }
     x->nlater = keep;
+    scc_mpb_flush(x);
 }
 
 /* Copies len bytes at addr in peer's memory into buf. */
@@ -272,14 +301,9 @@ void scc_xport_end(scc_xport_t *x)
     if (x->nlater > 0) {
         scc_xport_flush_later(x, true);
     }
-    /* the next call claims this slot first: have its ack counter in cache by then */
-    __builtin_prefetch((const void *) &scc_ack(x, x->rank,
-                                               (int) ((uint32_t) (x->call + 1)
-                                                      % (uint32_t) x->nslots))->v,
-                       0, 3);
     for (int slot = 0; x->cma_pending && slot < x->nslots; ++slot) {
         if (x->cma_pending & (1ull << slot)) {
-            scc_wait_ge(x, &scc_ack(x, x->rank, slot)->v, x->expected[slot]);
+            scc_xport_wait_readers(x, slot);
             x->cma_pending &= ~(1ull << slot);
         }
     }
@@ -297,6 +321,10 @@ int mca_coll_scc_xport_register_params(void)
     };
     static const mca_base_var_enum_value_t backing_values[] = {
         { 0, "auto" }, { 1, "memfd" }, { 2, "file" }, { 0, NULL }
+    };
+    static const mca_base_var_enum_value_t emulate_values[] = {
+        { SCC_MPB_EMULATE_OFF, "off" }, { SCC_MPB_EMULATE_ON, "on" },
+        { SCC_MPB_EMULATE_STRICT, "strict" }, { 0, NULL }
     };
     mca_base_var_enum_t *e;
 
@@ -347,13 +375,25 @@ int mca_coll_scc_xport_register_params(void)
         "file of that size (for example under /dev/shm) emulates an SCC chip on any host",
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->mpb_device);
-    cs->mpb_emulate = 0;
+    cs->mpb_emulate = SCC_MPB_EMULATE_OFF;
+    mca_base_var_enum_create("coll_scc_mpb_emulations", emulate_values, &e);
     (void) mca_base_component_var_register(c, "mpb_emulate",
         "Emulate the SCC's message-passing buffers in private shared memory (one emulated "
         "chip per communicator, with the SCC's 8 KB per core and core numbering) so the mpb "
-        "transport runs on any host",
-        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+        "transport runs on any host: off (0), on (1), or strict: the chip's rules enforced "
+        "(8 KB per core whatever coll_scc_mpb_core_size says, one writer per 32-byte line, "
+        "no atomic operations on the buffers); a violation aborts the job naming the line, "
+        "its writers and the collective",
+        MCA_BASE_VAR_TYPE_INT, e, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->mpb_emulate);
+    OBJ_RELEASE(e);
+    mca_coll_scc_strict_test = 0;
+    (void) mca_base_component_var_register(c, "mpb_strict_test",
+        "Testing: under coll_scc_mpb_emulate strict, rank 1 breaks a rule at each "
+        "communicator's first call (1: writes a line of rank 0, 2: adds atomically to a line "
+        "of its own), which must abort the job",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
+        &mca_coll_scc_strict_test);
     cs->mpb_core_size = 8192;
     (void) mca_base_component_var_register(c, "mpb_core_size",
         "Bytes of message-passing buffer per core (the SCC has 8192; 4096 to 1048576, a "
@@ -456,6 +496,8 @@ static void scc_xport_free(scc_xport_t *x)
     free(x->region);
     free(x->pids);
     free(x->expected);
+    free(x->acked);
+    free(x->acks);
     free(x->pv);
     free(x->later);
     free(x->bounce);
@@ -543,15 +585,17 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
         scc_xport_free(x);
         return rc;
     }
-    x->expected = calloc(x->nslots, sizeof(uint64_t));
+    x->expected = calloc(x->nslots, sizeof(uint32_t));
+    x->acked = calloc(x->nslots, sizeof(uint32_t));
+    x->acks = calloc((size_t) x->size * x->nslots, sizeof(uint32_t));
     x->pv = calloc(x->size, sizeof(char *));
     x->later = calloc(x->size, sizeof(*x->later));
 
     /* single copy: publish my pid and where my probe word is, then try the neighbour's */
-    scc_store(&scc_ctrl(x, x->rank)->pid.v, (uint64_t) getpid());
-    scc_store(&scc_ctrl(x, x->rank)->probe.v, (uint64_t) (uintptr_t) &scc_cma_probe_word);
-    ok = NULL != x->expected && NULL != x->pv && NULL != x->later
-         && !mca_coll_scc_fault(m, "buffers");
+    scc_flag_set(x, &scc_ctrl(x, x->rank)->pid.v, (uint64_t) getpid());
+    scc_flag_set(x, &scc_ctrl(x, x->rank)->probe.v, (uint64_t) (uintptr_t) &scc_cma_probe_word);
+    ok = NULL != x->expected && NULL != x->acked && NULL != x->acks && NULL != x->pv
+         && NULL != x->later && !mca_coll_scc_fault(m, "buffers");
     if (!mca_coll_scc_agree(m, comm, ok)) {
         scc_xport_free(x);
         return OMPI_ERR_OUT_OF_RESOURCE;

@@ -12,9 +12,13 @@
  * communicator and a 32-bit tag.  A slot's header carries it as two words: id,
  * (call mod 2^32) << 32 | tag, written last by its one writer, and call_hi, the
  * call's upper half (see scc_hdr_is for the order that keeps the pair whole), so
- * no header left untouched for 2^32 calls matches a later wait.  Readers count
- * themselves in the slot's ack line; a sender reuses a slot only when all readers
- * of the previous message there have counted themselves.  Nothing is ever reset.
+ * no header left untouched for 2^32 calls matches a later wait.
+ *
+ * Every line has one writer, as the SCC requires (it has no atomic read-modify-write on
+ * its buffers): a region's owner writes its control lines, headers and slots, and each
+ * reader writes one ack line in every region -- per slot, how many of that slot's
+ * messages it has read.  A sender reuses a slot only when its readers' counts add up to
+ * the readers of every message it put there.  Nothing is ever reset.
  */
 #ifndef MCA_COLL_SCC_XPORT_H
 #define MCA_COLL_SCC_XPORT_H
@@ -37,6 +41,7 @@ struct ompi_datatype_t;
 struct mca_coll_scc_module_t;
 
 #define SCC_LINE 64                 /* bytes between independently written words */
+#define SCC_MPB_LINE 32             /* the SCC's cache line: the unit of its buffers' writes */
 #define SCC_INLINE_MAX 32           /* payload that travels inside the header line */
 #define SCC_CMA_MIN 8192            /* coll_scc_cma_min auto: single copy from here; */
 #define SCC_CMA_MIN_OVER 131072     /*   processes outnumber the cores: from here, */
@@ -76,7 +81,7 @@ _Static_assert(sizeof(scc_msg_hdr_t) == SCC_LINE, "a slot header is one line");
  * 2^32 - 1: the executors bound them well below). */
 #define SCC_MSG_ID_NONE UINT64_MAX
 
-/* A counter line written by many (atomic add) or by one (flags). */
+/* A flag line, written by one writer. */
 typedef struct scc_counter {
     volatile uint64_t v;
 } __attribute__((aligned(SCC_LINE))) scc_counter_t;
@@ -86,9 +91,12 @@ typedef struct scc_region_ctrl {
     scc_counter_t owner;            /* mpb: the communicator that claimed this core's buffer */
     scc_counter_t pid;              /* the owning process */
     scc_counter_t probe;            /* address of its CMA probe word */
+    scc_counter_t wcb;              /* SCC: written to flush the write-combining buffer */
     scc_counter_t bar[SCC_BAR_LINES];
-    /* followed by nslots headers, nslots ack counters, then the data slots */
+    /* followed by nslots headers, an ack line per member, then the data slots */
 } scc_region_ctrl_t;
+
+struct scc_strict;
 
 typedef struct scc_xport {
     scc_xport_kind_t kind;
@@ -105,9 +113,15 @@ typedef struct scc_xport {
     size_t cma_reduce_min;          /* direct reductions: single copy from this size on */
     bool yield;                     /* oversubscribed: yield while waiting */
     unsigned spin;                  /* polls before progressing (and yielding) */
-    bool invalidate;                /* SCC: invalidate MPBT lines in L1 before reading */
+    bool invalidate;                /* SCC: MPBT lines (invalidate before reads, flush writes) */
+    volatile uint32_t *wcb;         /* SCC: my line written to flush the write-combining buffer */
+    size_t ack_off, ack_stride;     /* where the ack lines start in a region, bytes of one */
+    size_t slot_off;                /* where the data slots start in a region */
     uint64_t call;                  /* executor calls so far (same on every rank) */
-    uint64_t *expected;             /* nslots: acks my slot must reach before reuse */
+    uint32_t *expected;             /* nslots: reads my slot must count before reuse (mod 2^32) */
+    uint32_t *acked;                /* nslots: reads my readers had counted when I last looked */
+    uint32_t *acks;                 /* size x nslots: reads I counted of each peer's slots */
+    struct scc_strict *strict;      /* the strict emulation's checker, or NULL */
     uint64_t cma_pending;           /* bitmask of my slots holding CMA descriptors */
     uint64_t bar_epoch;             /* barriers so far */
     void *backing;                  /* backend data (mapping, names) */
@@ -157,22 +171,31 @@ static inline scc_msg_hdr_t *scc_hdr(const scc_xport_t *x, int r, int slot)
     return (scc_msg_hdr_t *) (x->region[r] + sizeof(scc_region_ctrl_t)) + slot;
 }
 
-static inline scc_counter_t *scc_ack(const scc_xport_t *x, int r, int slot)
+/* reader's ack line in writer's region: a 32-bit count per slot (only reader writes it) */
+static inline volatile uint32_t *scc_ackline(const scc_xport_t *x, int writer, int reader)
 {
-    return (scc_counter_t *) (x->region[r] + sizeof(scc_region_ctrl_t)
-                              + x->nslots * sizeof(scc_msg_hdr_t)) + slot;
+    return (volatile uint32_t *) (x->region[writer] + x->ack_off + (size_t) reader * x->ack_stride);
 }
 
 static inline char *scc_slot_data(const scc_xport_t *x, int r, int slot)
 {
-    return x->region[r] + sizeof(scc_region_ctrl_t)
-           + x->nslots * (sizeof(scc_msg_hdr_t) + sizeof(scc_counter_t)) + slot * x->slot_size;
+    return x->region[r] + x->slot_off + slot * x->slot_size;
 }
 
-/* Bytes of control before the slots of a region with nslots slots. */
-static inline size_t scc_region_ctrl_bytes(int nslots)
+/* Bytes of one reader's ack line(s): a count per slot, in whole lines of `line` bytes. */
+static inline size_t scc_ack_stride(int nslots, size_t line)
 {
-    return sizeof(scc_region_ctrl_t) + nslots * (sizeof(scc_msg_hdr_t) + sizeof(scc_counter_t));
+    return (nslots * sizeof(uint32_t) + line - 1) / line * line;
+}
+
+/* Lays out x's regions (x->nslots, x->size set) for lines of `line` bytes; returns the
+ * bytes of control before the data slots. */
+static inline size_t scc_xport_layout(scc_xport_t *x, size_t line)
+{
+    x->ack_off = sizeof(scc_region_ctrl_t) + x->nslots * sizeof(scc_msg_hdr_t);
+    x->ack_stride = scc_ack_stride(x->nslots, line);
+    x->slot_off = x->ack_off + (size_t) x->size * x->ack_stride;
+    return x->slot_off;
 }
 
 /* ------------------------------------------------------------ memory order */
@@ -184,10 +207,77 @@ static inline void scc_mpb_invalidate(void)
 {
     __asm__ volatile(".byte 0x0f, 0x0a" ::: "memory");
 }
+
+/* Writes to MPBT lines gather in the core's write-combining buffer until another MPBT line
+ * is written: after the last line of a message or a flag, write a line of my own that
+ * nobody reads, so the last one reaches the buffer now (RCCE does the same). */
+static inline void scc_mpb_flush(const scc_xport_t *x)
+{
+    if (x->invalidate) {
+        __asm__ volatile("" ::: "memory");
+        *x->wcb = 1;
+        __asm__ volatile("" ::: "memory");
+    }
+}
+
+/* The chip has no atomic operations on its buffers and the P54C no atomic 64-bit access:
+ * plain 32-bit loads and stores.  A 64-bit word's writer stores the low half first and
+ * its readers load the high half first, so a reader never sees more than was written
+ * (counters and flags only grow; ids are compared whole, their low half written first). */
+static inline uint32_t scc_load32(const volatile uint32_t *p)
+{
+    uint32_t v = *p;
+    __asm__ volatile("" ::: "memory");
+    return v;
+}
+
+static inline void scc_store32(volatile uint32_t *p, uint32_t v)
+{
+    __asm__ volatile("" ::: "memory");
+    *p = v;
+}
+
+static inline uint64_t scc_load64(const volatile uint64_t *p)
+{
+    uint32_t hi = scc_load32((const volatile uint32_t *) p + 1);
+    return (uint64_t) hi << 32 | scc_load32((const volatile uint32_t *) p);
+}
+
+static inline void scc_store64(volatile uint64_t *p, uint64_t v)
+{
+    scc_store32((volatile uint32_t *) p, (uint32_t) v);
+    scc_store32((volatile uint32_t *) p + 1, (uint32_t) (v >> 32));
+}
 #else
 static inline void scc_mpb_invalidate(void)
 {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/* Stores reach coherent memory in order: nothing to flush. */
+static inline void scc_mpb_flush(const scc_xport_t *x)
+{
+    (void) x;
+}
+
+static inline uint32_t scc_load32(const volatile uint32_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static inline void scc_store32(volatile uint32_t *p, uint32_t v)
+{
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+static inline uint64_t scc_load64(const volatile uint64_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static inline void scc_store64(volatile uint64_t *p, uint64_t v)
+{
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 #endif
 
@@ -196,12 +286,35 @@ static inline uint64_t scc_load(const scc_xport_t *x, volatile uint64_t *p)
     if (OPAL_UNLIKELY(x->invalidate)) {
         scc_mpb_invalidate();
     }
-    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+    return scc_load64(p);
 }
 
 static inline void scc_store(volatile uint64_t *p, uint64_t v)
 {
-    __atomic_store_n(p, v, __ATOMIC_RELEASE);
+    scc_store64(p, v);
+}
+
+/* The strict emulation (coll_scc_mpb_strict.c) maps the buffers read-only where the
+ * regions point: each write goes through this, which records the writer of every line it
+ * touches (aborting when a line gets a second writer) and returns the writable alias. */
+void *mca_coll_scc_strict_wr(const scc_xport_t *x, const volatile void *p, size_t len);
+/* Its test hooks (coll_scc_mpb_strict_test), at a communicator's first call. */
+void mca_coll_scc_strict_first_call(scc_xport_t *x);
+
+/* Where to write len bytes of a region at p. */
+static inline void *scc_wr(const scc_xport_t *x, const volatile void *p, size_t len)
+{
+    if (OPAL_UNLIKELY(NULL != x->strict)) {
+        return mca_coll_scc_strict_wr(x, p, len);
+    }
+    return (void *) (uintptr_t) p;
+}
+
+/* Sets my flag *p (a line of my region only I write) to v and sends it on its way. */
+static inline void scc_flag_set(const scc_xport_t *x, volatile uint64_t *p, uint64_t v)
+{
+    scc_store64((volatile uint64_t *) scc_wr(x, p, sizeof(*p)), v);
+    scc_mpb_flush(x);
 }
 
 static inline void scc_cpu_relax(void)
@@ -235,6 +348,28 @@ static inline void scc_pause(const scc_xport_t *x, unsigned *spins)
  * only_old: only those of earlier calls. */
 void scc_xport_flush_later(scc_xport_t *x, bool only_old);
 
+/* Counts one more message read from peer's slot in my ack line there (not flushed). */
+static inline void scc_ack_put(scc_xport_t *x, int peer, int slot)
+{
+    uint32_t v = ++x->acks[(size_t) peer * x->nslots + slot];
+    volatile uint32_t *line = scc_ackline(x, peer, x->rank);
+    scc_store32((volatile uint32_t *) scc_wr(x, &line[slot], sizeof(uint32_t)), v);
+}
+
+/* Adds up what my readers counted of each of my slots into x->acked. */
+void scc_xport_ack_scan(scc_xport_t *x);
+
+/* True when every message put in my slot was read by all its readers (counts wrap at
+ * 2^32, far beyond the reads outstanding at once). */
+static inline bool scc_xport_slot_free(scc_xport_t *x, int slot)
+{
+    if ((int32_t) (x->acked[slot] - x->expected[slot]) >= 0) {
+        return true;
+    }
+    scc_xport_ack_scan(x);
+    return (int32_t) (x->acked[slot] - x->expected[slot]) >= 0;
+}
+
 /* One idle turn of every wait loop (settling owed acks first). */
 static inline void scc_xport_idle(scc_xport_t *x, unsigned *spins)
 {
@@ -262,6 +397,15 @@ static inline void scc_wait_ge(scc_xport_t *x, volatile uint64_t *p, uint64_t wa
     }
 }
 
+/* Waits until the readers of my slot's messages are done with them. */
+static inline void scc_xport_wait_readers(scc_xport_t *x, int slot)
+{
+    unsigned spins = 0;
+    while (!scc_xport_slot_free(x, slot)) {
+        scc_xport_idle(x, &spins);
+    }
+}
+
 /* The header words of message tag of this call: id (the call's lower half and the tag)
  * and call_hi. */
 static inline uint64_t scc_msg_id(const scc_xport_t *x, uint32_t tag)
@@ -284,8 +428,8 @@ static inline bool scc_hdr_is(const scc_xport_t *x, scc_msg_hdr_t *h, uint32_t t
     if (OPAL_UNLIKELY(x->invalidate)) {
         scc_mpb_invalidate();
     }
-    return __atomic_load_n(&h->call_hi, __ATOMIC_ACQUIRE) == scc_msg_call_hi(x)
-           && __atomic_load_n(&h->id, __ATOMIC_ACQUIRE) == scc_msg_id(x, tag);
+    return scc_load32(&h->call_hi) == scc_msg_call_hi(x)
+           && scc_load64(&h->id) == scc_msg_id(x, tag);
 }
 
 /* The slot of message tag: consecutive tags use consecutive slots, and each
@@ -342,7 +486,8 @@ static inline scc_msg_hdr_t *scc_xport_test(const scc_xport_t *x, int peer, uint
 /* Counts me as a reader of the message in peer's slot: after this the sender may reuse it. */
 static inline void scc_xport_release(scc_xport_t *x, int peer, uint32_t tag)
 {
-    __atomic_fetch_add(&scc_ack(x, peer, scc_slot_of(x, tag))->v, 1, __ATOMIC_RELEASE);
+    scc_ack_put(x, peer, scc_slot_of(x, tag));
+    scc_mpb_flush(x);
 }
 
 /* Counts me as a reader of that message at my next call on this communicator

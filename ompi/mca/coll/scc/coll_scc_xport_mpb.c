@@ -1,7 +1,12 @@
 /* coll_scc_xport_mpb.c: the SCC's message-passing buffers -- mapped from the device, from an
- * ordinary file that emulates it, or from a private emulated chip -- as a transport. */
+ * ordinary file that emulates it, or from a private emulated chip -- as a transport.
+ *
+ * Each rank uses the buffer of its own core (the topology's rank -> core: the probed core
+ * ids, or in an emulation a mesh place or the MPI_COMM_WORLD rank), so a communicator in
+ * any rank order finds each member's lines where that member's core has them. */
 #include "coll_scc.h"
 #include "coll_scc_agree.h"
+#include "coll_scc_mpb.h"
 #include "coll_scc_xport.h"
 #include "coll_scc_sched.h"
 
@@ -15,25 +20,41 @@
 
 #include "opal/util/show_help.h"
 
-/* The SCC: 6 x 4 tiles, 2 cores per tile, 16 KB of MPB per tile. */
-#define SCC_CHIP_X 6
-#define SCC_CHIP_Y 4
-#define SCC_CHIP_K 2
-#define SCC_MPB_LINE 32     /* the SCC's cache line */
+/* The SCC (coll_scc_mesh.h): 6 x 4 tiles, 2 cores per tile, 16 KB of MPB per tile. */
 
 typedef struct scc_mpb_backing {
     void *base;
     size_t bytes;
+    size_t core_size;
+    int core;               /* my core */
     bool device;            /* a device or file shared beyond this communicator */
     bool claimed;
     uint64_t token;
+    char desc[128];         /* x->desc: the transport and my core */
 } scc_mpb_backing_t;
 
-/* The core whose buffer a rank uses: its place in RCCE's numbering
- * (2 * (x + 6 * y) + z), which is the rank itself when ranks follow core ids. */
-static int scc_mpb_core_of(mca_coll_scc_module_t *m, int rank)
+/* Writes the owner line of my core's buffer, under the core's lock, if it holds `from` (or
+ * a claim of a process that no longer exists, when take_stale); true when it did. */
+static bool scc_mpb_owner_swap(scc_xport_t *x, scc_mpb_backing_t *b, uint64_t from,
+                               uint64_t to, bool take_stale)
 {
-    return rank;
+    volatile uint64_t *owner = &scc_ctrl(x, x->rank)->owner.v;
+    scc_mpb_lock_t lock;
+    bool done = false;
+    uint64_t seen;
+
+    if (0 != mca_coll_scc_mpb_lock(&lock, mca_coll_scc_component.mpb_device, b->core,
+                                   b->core_size)) {
+        return false;
+    }
+    seen = scc_load(x, owner);
+    if (seen == from || (take_stale && (pid_t) (seen >> 32) > 0
+                         && 0 != kill((pid_t) (seen >> 32), 0) && ESRCH == errno)) {
+        scc_flag_set(x, owner, to);
+        done = true;
+    }
+    mca_coll_scc_mpb_unlock(&lock);
+    return done;
 }
 
 static void scc_mpb_detach(scc_xport_t *x)
@@ -43,10 +64,11 @@ static void scc_mpb_detach(scc_xport_t *x)
         return;
     }
     if (b->claimed) {
-        uint64_t mine = b->token;
-        __atomic_compare_exchange_n(&scc_ctrl(x, x->rank)->owner.v, &mine, 0, false,
-                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+        (void) scc_mpb_owner_swap(x, b, b->token, 0, false);
     }
+    mca_coll_scc_strict_detach(x);
+    x->invalidate = false;      /* shared memory may stand in now: no MPBT lines there */
+    x->wcb = NULL;
     if (b->device) {
         munmap(b->base, b->bytes);
     } else {
@@ -56,23 +78,37 @@ static void scc_mpb_detach(scc_xport_t *x)
     x->backing = NULL;
 }
 
-/* Claims my core's buffer for this communicator: one communicator at a time may
- * use a core's MPB (a claim left by a process that no longer exists is taken over). */
+/* Claims my core's buffer for this communicator: one communicator at a time may use a
+ * core's MPB (a claim left by a process that no longer exists is taken over). */
 static bool scc_mpb_claim(scc_xport_t *x, scc_mpb_backing_t *b)
 {
-    volatile uint64_t *owner = &scc_ctrl(x, x->rank)->owner.v;
-    uint64_t seen = 0;
+    return scc_mpb_owner_swap(x, b, 0, b->token, true);
+}
 
-    if (__atomic_compare_exchange_n(owner, &seen, b->token, false, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE)) {
-        return true;
+/* A fresh claim starts from clean lines, each cleared by its one writer: my control lines
+ * and headers (the owner line aside), and my ack line in every member's buffer. */
+static void scc_mpb_clear(scc_xport_t *x)
+{
+    size_t skip = sizeof(scc_counter_t);
+    memset(scc_wr(x, x->region[x->rank] + skip, x->ack_off - skip), 0, x->ack_off - skip);
+    for (int r = 0; r < x->size; ++r) {
+        memset(scc_wr(x, scc_ackline(x, r, x->rank), x->ack_stride), 0, x->ack_stride);
     }
-    pid_t holder = (pid_t) (seen >> 32);
-    if (holder > 0 && 0 != kill(holder, 0) && ESRCH == errno) {
-        return __atomic_compare_exchange_n(owner, &seen, b->token, false, __ATOMIC_ACQ_REL,
-                                           __ATOMIC_ACQUIRE);
+    scc_mpb_flush(x);
+}
+
+/* The chip's cores: 48, or in an emulation enough rows of tiles for the highest core. */
+static int scc_mpb_chip_cores(const int *core, int n, bool emulate, int *highest)
+{
+    int cores = SCC_CHIP_X * SCC_CHIP_Y * SCC_CHIP_K;
+    *highest = -1;
+    for (int r = 0; r < n; ++r) {
+        *highest = core[r] > *highest ? core[r] : *highest;
     }
-    return false;
+    while (emulate && cores <= *highest) {
+        cores += SCC_CHIP_X * SCC_CHIP_K;
+    }
+    return cores;
 }
 
 /* Maps the device (or the file standing for it) in every process. */
@@ -98,14 +134,30 @@ static int scc_mpb_map_device(scc_mpb_backing_t *b, const char *path, size_t byt
     return 0;
 }
 
+/* Why the buffers cannot serve comm (NULL: they can, as far as the cores go). */
+static const char *scc_mpb_unusable(mca_coll_scc_module_t *m, int highest, int chip_cores)
+{
+    if (NULL == m->topo.core) {
+        return NULL != m->topo.core_how ? m->topo.core_how : "no core for every rank";
+    }
+    return highest >= chip_cores ? "a core beyond the SCC's 48" : NULL;
+}
+
 int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
                                   struct ompi_communicator_t *comm)
 {
     mca_coll_scc_component_t *cs = &mca_coll_scc_component;
-    size_t core_size = cs->mpb_core_size > 0 ? (size_t) cs->mpb_core_size : 8192;
-    int chip_cores = SCC_CHIP_X * SCC_CHIP_Y * SCC_CHIP_K;
-    size_t ctrl, bytes;
+    const bool emulate = SCC_MPB_EMULATE_OFF != cs->mpb_emulate;
+    const bool strict = SCC_MPB_EMULATE_STRICT == cs->mpb_emulate;
+    /* the strict emulation keeps to the chip's 8 KB whatever coll_scc_mpb_core_size says */
+    size_t core_size = strict || cs->mpb_core_size <= 0 ? SCC_MPB_CORE_BYTES
+                                                        : (size_t) cs->mpb_core_size;
+    const int *core = m->topo.core;
+    int chip_cores = 0, highest = -1;
+    size_t ctrl, chip_bytes, bytes;
     scc_mpb_backing_t *b = NULL;
+    const char *why = NULL;
+    char *view;
     int ok = 1, err = 0;
 
     /* Each step below ends in an agreement that every member reaches, whatever failed on
@@ -115,25 +167,24 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     if (x->nslots > 64) {
         x->nslots = 64;
     }
-    ctrl = scc_region_ctrl_bytes(x->nslots);
+    ctrl = scc_xport_layout(x, SCC_MPB_LINE);
     if (core_size < ctrl + (size_t) x->nslots * 256) {
         mca_coll_scc_show_help("mpb-too-small", core_size, x->nslots, ctrl);
         ok = 0;
     }
     x->slot_size = ok ? (core_size - ctrl) / x->nslots / SCC_MPB_LINE * SCC_MPB_LINE : 0;
     x->region_size = core_size;
-    /* an emulated chip grows by rows of tiles when a communicator is larger than 48 */
-    if (cs->mpb_emulate) {
-        while (chip_cores < x->size) {
-            chip_cores += SCC_CHIP_X * SCC_CHIP_K;
-        }
-    } else if (x->size > chip_cores) {
-        SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: more processes than the SCC's %d cores, "
-                    "mpb transport not usable", SCC_COMM_CID(comm), SCC_COMM_NAME(comm), x->size,
-                    chip_cores);
+    if (NULL != core) {
+        chip_cores = scc_mpb_chip_cores(core, x->size, emulate, &highest);
+    }
+    why = scc_mpb_unusable(m, highest, chip_cores);
+    if (NULL != why) {
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: mpb transport not usable (%s)",
+                    SCC_COMM_CID(comm), SCC_COMM_NAME(comm), x->size, why);
         ok = 0;
     }
-    bytes = (size_t) chip_cores * core_size;
+    chip_bytes = (size_t) chip_cores * core_size;
+    bytes = chip_bytes + (strict ? mca_coll_scc_strict_bytes(chip_bytes) : 0);
     if (ok) {
         b = calloc(1, sizeof(*b));
     }
@@ -143,16 +194,19 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
         return OMPI_ERR_NOT_AVAILABLE;
     }
     b->token = ((uint64_t) getpid() << 32) | (SCC_COMM_CID(comm) + 1u);
-    if (cs->mpb_emulate) {
-        int me = scc_mpb_core_of(m, x->rank);
-        int rc = mca_coll_scc_segment_attach(m, comm, bytes, me * core_size, core_size,
-                                             "emulated SCC message-passing buffers", &b->base);
+    b->core = core[x->rank];
+    b->core_size = core_size;
+    if (emulate) {
+        int rc = mca_coll_scc_segment_attach(m, comm, bytes, (size_t) b->core * core_size,
+                                             core_size, "emulated SCC message-passing buffers",
+                                             &b->base);
         if (OMPI_SUCCESS != rc) {
             free(b);
             return rc;
         }
         b->bytes = bytes;
-        x->desc = "mpb (emulated SCC)";
+        snprintf(b->desc, sizeof(b->desc), "mpb (emulated SCC%s), rank %d on core %d (%s)",
+                 strict ? ", strict" : "", x->rank, b->core, m->topo.core_how);
     } else {
         err = scc_mpb_map_device(b, cs->mpb_device, bytes);
         if (0 == err && mca_coll_scc_fault(m, "device")) {
@@ -171,16 +225,28 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
             free(b);
             return OMPI_ERR_NOT_AVAILABLE;
         }
-        x->desc = "mpb (SCC message-passing buffers)";
+        snprintf(b->desc, sizeof(b->desc), "mpb (SCC message-passing buffers), rank %d on "
+                 "core %d (%s)", x->rank, b->core, m->topo.core_how);
 #if defined(SCC_P54C)
         x->invalidate = true;
 #endif
     }
-    for (int r = 0; r < x->size; ++r) {
-        x->region[r] = (char *) b->base + (size_t) scc_mpb_core_of(m, r) * core_size;
-    }
+    x->desc = b->desc;
     x->backing = b;
     x->detach = scc_mpb_detach;
+    view = b->base;
+    if (strict) {
+        /* every write from here on goes through the checker */
+        int rc = mca_coll_scc_strict_attach(x, m, b->base, chip_bytes, core_size, core,
+                                            chip_cores, &view);
+        if (!mca_coll_scc_agree(m, comm, OMPI_SUCCESS == rc)) {
+            return OMPI_ERR_NOT_AVAILABLE;
+        }
+    }
+    for (int r = 0; r < x->size; ++r) {
+        x->region[r] = view + (size_t) core[r] * core_size;
+    }
+    x->wcb = (volatile uint32_t *) &scc_ctrl(x, x->rank)->wcb.v;
 
     /* a device is shared by every communicator: claim my core's buffer (detach gives a
        claim back, whatever the others did) */
@@ -193,9 +259,7 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
                         SCC_COMM_NAME(comm), x->size);
             return OMPI_ERR_NOT_AVAILABLE;
         }
-        /* a fresh claim starts from clean slots: headers and acks of earlier users go */
-        memset(x->region[x->rank] + sizeof(scc_counter_t), 0,
-               scc_region_ctrl_bytes(x->nslots) - sizeof(scc_counter_t));
+        scc_mpb_clear(x);
         if (!mca_coll_scc_agree(m, comm, 1)) {
             return OMPI_ERR_NOT_AVAILABLE;
         }

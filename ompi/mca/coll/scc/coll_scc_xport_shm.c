@@ -243,7 +243,7 @@ int mca_coll_scc_xport_shm_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     x->slot_size = cs->shm_slot_size > SCC_LINE ? (size_t) cs->shm_slot_size : SCC_LINE;
     x->slot_size = (x->slot_size + SCC_LINE - 1) & ~(size_t) (SCC_LINE - 1);
     /* each region on its own pages, so its owner's first touch places them */
-    x->region_size = scc_region_ctrl_bytes(x->nslots) + x->nslots * x->slot_size;
+    x->region_size = scc_xport_layout(x, SCC_LINE) + x->nslots * x->slot_size;
     x->region_size = (x->region_size + page - 1) & ~(size_t) (page - 1);
 
     /* one segment per node: the regions of my node's processes, in rank order */

@@ -14,29 +14,93 @@ static inline size_t scc_kpart_at(const scc_exec_buf_t *b, uint32_t blk)
     return (size_t) pr * b->part + (in < b->part ? in : b->part);
 }
 
+/* The bytes [*off, *off + *len) of step st's blocks. */
+static inline void scc_step_bytes(const scc_exec_buf_t *b, const scc_step_t *st, size_t *off,
+                                  size_t *len)
+{
+    *off = (size_t) st->block * b->bs;
+    *len = 0;
+    if (b->kpart > 0) {
+        /* n parts of `part` bytes, each cut into kpart blocks: consecutive blocks tile
+           the buffer, so a range of them is one range of bytes */
+        *off = scc_kpart_at(b, st->block);
+        *len = 0 == st->nblocks ? 0 : scc_kpart_at(b, st->block + st->nblocks) - *off;
+    } else if (*off < b->total) {
+        *len = (size_t) st->nblocks * b->bs;
+        if (*len > b->total - *off) {
+            *len = b->total - *off;
+        }
+    } else {
+        *off = b->total;
+    }
+}
+
+/* Receives over the pml posted ahead of their steps (p->early), so that a message from
+ * another node travels while this rank works on earlier steps.  Posting is this rank's
+ * own business (the messages match in the order of the steps either way), so a buffer it
+ * cannot have simply ends the look-ahead. */
+typedef struct scc_ahead {
+    long next;                      /* the next step to consider posting */
+    long step[SCC_PML_AHEAD];       /* posted steps, in order */
+    int slot[SCC_PML_AHEAD];
+    int head, n;
+} scc_ahead_t;
+
+static void scc_ahead_fill(scc_xport_t *x, const scc_plan_t *p, const scc_exec_buf_t *b,
+                           scc_ahead_t *a, long now)
+{
+    if (a->next < now) {
+        a->next = now;
+    }
+    while (a->n < SCC_PML_AHEAD && a->next < p->s.nsteps) {
+        const scc_step_t *st = &p->s.steps[a->next];
+        size_t off, len;
+        int slot;
+
+        if (SCC_STEP_SEND == st->kind || !scc_xport_by_pml(x, st->peer)) {
+            a->next++;
+            continue;
+        }
+        if (!p->early[a->next]) {
+            return;     /* a receive that must wait for its step: nothing behind it either */
+        }
+        scc_step_bytes(b, st, &off, &len);
+        slot = scc_pml_post(x, st->peer, SCC_STEP_RECV == st->kind ? b->work + off : NULL, len);
+        if (slot < 0) {
+            return;
+        }
+        a->step[(a->head + a->n) % SCC_PML_AHEAD] = a->next;
+        a->slot[(a->head + a->n) % SCC_PML_AHEAD] = slot;
+        a->n++;
+        a->next++;
+    }
+}
+
 int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_exec_buf_t *b,
                       uint32_t tagbase)
 {
     const scc_sched_t *s = &p->s;
     scc_xport_t *x = m->xp;
+    scc_ahead_t ahead = { 0 };
     int rc = OMPI_SUCCESS;
 
     for (long i = 0; i < s->nsteps && OMPI_SUCCESS == rc; ++i) {
         const scc_step_t *st = &s->steps[i];
-        size_t off = (size_t) st->block * b->bs, len = 0;
+        size_t off, len;
 
-        if (b->kpart > 0) {
-            /* n parts of `part` bytes, each cut into kpart blocks: consecutive blocks tile
-               the buffer, so a range of them is one range of bytes */
-            off = scc_kpart_at(b, st->block);
-            len = 0 == st->nblocks ? 0 : scc_kpart_at(b, st->block + st->nblocks) - off;
-        } else if (off < b->total) {
-            len = (size_t) st->nblocks * b->bs;
-            if (len > b->total - off) {
-                len = b->total - off;
+        scc_step_bytes(b, st, &off, &len);
+        if (NULL != p->early) {
+            scc_ahead_fill(x, p, b, &ahead, i);
+            if (ahead.n > 0 && ahead.step[ahead.head] == i) {
+                int slot = ahead.slot[ahead.head];
+                ahead.head = (ahead.head + 1) % SCC_PML_AHEAD;
+                ahead.n--;
+                rc = scc_pml_complete(x, slot, st->peer, len,
+                                      SCC_STEP_RECV_REDUCE == st->kind ? b->work + off : NULL,
+                                      (st->flags & SCC_STEP_F_INPUT) ? b->input + off : NULL,
+                                      b->dtsize > 0 ? len / b->dtsize : 0, b->dtype, b->op);
+                continue;
             }
-        } else {
-            off = b->total;
         }
         switch (st->kind) {
         case SCC_STEP_SEND:
@@ -56,6 +120,12 @@ int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_e
         default:
             rc = OMPI_ERR_BAD_PARAM;
         }
+    }
+    /* an error leaves posted receives behind: they must not outlive the call */
+    while (ahead.n > 0) {
+        scc_pml_cancel(x, ahead.slot[ahead.head]);
+        ahead.head = (ahead.head + 1) % SCC_PML_AHEAD;
+        ahead.n--;
     }
     return rc;
 }

@@ -33,6 +33,9 @@ typedef struct scc_plan {
     const uint32_t *stage_pair;     /* pair lists: the pair each staging slot holds */
     uint32_t maxlist;               /* pair lists: the longest list of any rank's messages */
     uint32_t maxtag;                /* pair lists: the largest tag of any rank */
+    const uint8_t *early;           /* over the pml: 1 where a receive from another node may
+                                       be posted before its step (its blocks untouched
+                                       before it, or a reduction's, which lands aside) */
 } scc_plan_t;
 
 #define SCC_LOC_IN (-1)             /* the input, block dst */

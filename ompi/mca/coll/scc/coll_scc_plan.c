@@ -147,8 +147,46 @@ static int scc_generate(mca_coll_scc_module_t *m, int me, scc_coll_t c, scc_alg_
     }
 }
 
+/* Over the pml: which receives from another node may be posted before their step -- a
+ * RECV whose blocks no earlier step touched (nothing of this rank's is still being sent
+ * from there), and every RECV_REDUCE (it lands in a buffer of its own). */
+static int scc_mark_early(const scc_xport_t *x, scc_plan_t *p)
+{
+    uint32_t top = 0;
+    uint8_t *early, *touched;
+
+    for (long i = 0; i < p->s.nsteps; ++i) {
+        const scc_step_t *st = &p->s.steps[i];
+        if (st->flags & SCC_STEP_F_LIST) {
+            return 0;   /* pair lists never cross nodes */
+        }
+        top = st->block + st->nblocks > top ? st->block + st->nblocks : top;
+    }
+    early = calloc(p->s.nsteps + 1, 1);
+    touched = calloc((size_t) top + 1, 1);
+    if (NULL == early || NULL == touched) {
+        free(early);
+        free(touched);
+        return -1;
+    }
+    for (long i = 0; i < p->s.nsteps; ++i) {
+        const scc_step_t *st = &p->s.steps[i];
+        bool fresh = true;
+        for (uint32_t b = st->block; b < st->block + st->nblocks; ++b) {
+            fresh = fresh && !touched[b];
+            touched[b] = 1;
+        }
+        early[i] = SCC_STEP_SEND != st->kind && scc_xport_by_pml(x, st->peer)
+                   && (SCC_STEP_RECV_REDUCE == st->kind || fresh);
+    }
+    free(touched);
+    p->early = early;
+    return 0;
+}
+
 static void scc_plan_clear(scc_plan_t *p)
 {
+    free((void *) p->early);
     free(p->s.steps);
     free(p->s.list);
     free((void *) p->loc);
@@ -367,7 +405,7 @@ static bool scc_plan_make(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a, i
         || (p->s.list_len > 0 && (0 != scc_locate_pairs(m, p)
                                   || 0 != scc_list_bounds(m, c, a, root, nblocks, p)))
         || (pml && (0 != scc_find_readers(m, c, a, root, nblocks, p)
-                    || 0 != scc_reserve_sends(m->xp, p)))
+                    || 0 != scc_reserve_sends(m->xp, p) || 0 != scc_mark_early(m->xp, p)))
         || mca_coll_scc_fault(m, "plan")) {
         scc_plan_clear(p);
         return false;

@@ -502,6 +502,9 @@ static void scc_xport_free(scc_xport_t *x)
     free(x->later);
     free(x->bounce);
     free(x->reqs);
+    for (int i = 0; i < SCC_PML_AHEAD; ++i) {
+        free(x->ahead[i].buf);
+    }
     free(x->remote);
     free(x);
 }

@@ -46,6 +46,7 @@ struct mca_coll_scc_module_t;
 #define SCC_CMA_MIN 8192            /* coll_scc_cma_min auto: single copy from here; */
 #define SCC_CMA_MIN_OVER 131072     /*   processes outnumber the cores: from here, */
 #define SCC_CMA_A2A_MIN_OVER 32768  /*   and from here for blocks per peer */
+#define SCC_PML_AHEAD 4             /* pml receives posted ahead of their steps */
 #define SCC_BAR_LINES 8             /* barrier flags per rank (rounds of dissemination) */
 
 typedef enum {
@@ -144,6 +145,12 @@ typedef struct scc_xport {
     int pml_tag;                    /* the collective tag of the running call */
     struct ompi_request_t **reqs;   /* sends posted in the running call */
     int nreqs, reqs_cap;
+    struct scc_pml_ahead {          /* receives posted ahead of their steps */
+        struct ompi_request_t *req;
+        void *buf;                  /* a reduction's message lands here */
+        size_t cap;
+        int busy;
+    } ahead[SCC_PML_AHEAD];
 } scc_xport_t;
 
 /* True when every member's region is mapped here (no pml, no other node): the direct
@@ -600,6 +607,17 @@ int scc_pml_recv(scc_xport_t *x, int peer, void *buf, size_t len);
 int scc_pml_recv_reduce(scc_xport_t *x, int peer, void *target, const void *input, size_t count,
                         struct ompi_datatype_t *dtype, struct ompi_op_t *op);
 void scc_pml_end(scc_xport_t *x);
+
+/* Receives posted ahead of their steps (coll_scc_exec.c): at most SCC_PML_AHEAD at once.
+ * scc_pml_post posts len bytes from peer into buf (NULL: into a buffer of its own, for a
+ * reduction) and returns its handle, or -1 when it cannot (then do not post ahead);
+ * scc_pml_complete waits for it and checks the length, and with target combines it:
+ * target = msg op (input ? input : target), count elements; scc_pml_cancel drops it. */
+int scc_pml_post(scc_xport_t *x, int peer, void *buf, size_t len);
+int scc_pml_complete(scc_xport_t *x, int slot, int peer, size_t len, void *target,
+                     const void *input, size_t count, struct ompi_datatype_t *dtype,
+                     struct ompi_op_t *op);
+void scc_pml_cancel(scc_xport_t *x, int slot);
 
 int mca_coll_scc_xport_register_params(void);
 

@@ -121,6 +121,70 @@ int scc_pml_recv_reduce(scc_xport_t *x, int peer, void *target, const void *inpu
     return rc;
 }
 
+int scc_pml_post(scc_xport_t *x, int peer, void *buf, size_t len)
+{
+    int slot = -1;
+    struct scc_pml_ahead *a;
+
+    for (int i = 0; i < SCC_PML_AHEAD && slot < 0; ++i) {
+        slot = x->ahead[i].busy ? -1 : i;
+    }
+    if (slot < 0) {
+        return -1;
+    }
+    a = &x->ahead[slot];
+    if (NULL == buf) {
+        if (len > a->cap) {
+            void *p = realloc(a->buf, len);
+            if (NULL == p) {
+                return -1;
+            }
+            a->buf = p;
+            a->cap = len;
+        }
+        buf = a->buf;
+    }
+    if (OMPI_SUCCESS != MCA_PML_CALL(irecv(buf, len, MPI_BYTE, peer, x->pml_tag, x->comm,
+                                           &a->req))) {
+        return -1;
+    }
+    a->busy = 1;
+    return slot;
+}
+
+int scc_pml_complete(scc_xport_t *x, int slot, int peer, size_t len, void *target,
+                     const void *input, size_t count, struct ompi_datatype_t *dtype,
+                     struct ompi_op_t *op)
+{
+    struct scc_pml_ahead *a = &x->ahead[slot];
+    ompi_status_public_t st;
+    int rc = scc_pml_wait(x, &a->req, &st);
+
+    a->busy = 0;
+    x->traffic[NULL != x->remote && x->remote[peer]][1]++;
+    if (OMPI_SUCCESS == rc && (size_t) st._ucount != len) {
+        rc = MPI_ERR_TRUNCATE;
+    }
+    if (OMPI_SUCCESS == rc && NULL != target && count > 0) {
+        if (NULL != input) {
+            scc_reduce3(op, a->buf, input, target, count, dtype);
+        } else {
+            ompi_op_reduce(op, a->buf, target, count, dtype);
+        }
+    }
+    return rc;
+}
+
+void scc_pml_cancel(scc_xport_t *x, int slot)
+{
+    struct scc_pml_ahead *a = &x->ahead[slot];
+    if (a->busy) {
+        (void) ompi_request_cancel(a->req);
+        (void) ompi_request_wait(&a->req, MPI_STATUS_IGNORE);
+        a->busy = 0;
+    }
+}
+
 void scc_pml_end(scc_xport_t *x)
 {
     for (int i = 0; i < x->nreqs; ++i) {

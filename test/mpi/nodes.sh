@@ -43,20 +43,11 @@ nodes_run() {
     _hosts=$2
     _np=$3
     shift 3
-    _opts=""
-    while [ $# -gt 0 ] && [ "$1" != "--" ]; do
-        _opts="$_opts $1"
-        shift
-    done
-    [ "${1:-}" = "--" ] && shift
-    # shellcheck disable=SC2086
-    timeout "$SCC_TIMEOUT" "$SCC_MPIRUN" $launch --map-by "${SCC_NODE_MAP:-slot}$oversub" \
-        --host "$_hosts" -np "$_np" \
-        --mca btl_tcp_if_include lo --mca mpi_yield_when_idle 1 \
-        --mca mca_base_component_path "$SCC_COMPONENT_PATH" \
-        --mca coll scc,tuned,basic,libnbc,self \
-        --mca coll_scc_verbose "${SCC_VERBOSE_LEVEL:-2}" $SCC_MPIRUN_EXTRA $_opts "$@" \
-        > "$_log" 2>&1
+    SCC_LAUNCH="$launch --map-by ${SCC_NODE_MAP:-slot}$oversub --host $_hosts"
+    scc_run "$_log" "$_np" --mca btl_tcp_if_include lo --mca mpi_yield_when_idle 1 "$@"
+    _rc=$?
+    unset SCC_LAUNCH
+    return $_rc
 }
 
 # traffic_ok LOG NP LOCAL PML_LOCAL: the "received:" counters of every process of every
@@ -76,6 +67,31 @@ traffic_ok() {
             }'
 }
 
+# nodes_matrix LOG HOSTS NP REPORTS PATTERN TRAFFIC [mpirun options...] -- [scc_matrix
+# options]: scc_matrix on the emulated nodes; then the log shows PATTERN (an extended regular
+# expression, "" for none), every forced algorithm served its calls on each of the REPORTS
+# processes, every result is right, and unless TRAFFIC is "-", traffic_ok NP TRAFFIC holds
+nodes_matrix() {
+    log=$1 _log=$1 _hosts=$2 _np=$3 _reports=$4 _pattern=$5 _traffic=$6
+    shift 6
+    _o=""
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+        _o="$_o $1"
+        shift
+    done
+    [ "${1:-}" = "--" ] && shift
+    # shellcheck disable=SC2086
+    nodes_run "$_log" "$_hosts" "$_np" $_o -- "$matrix" "$@"
+    _rc=$?
+    { [ -z "$_pattern" ] || grep -aEq "$_pattern" "$_log"; } &&
+        scc_check_expect "$_log" "$_reports" > "$_log.expect"
+    _st=$?
+    cat "$_log.expect" 2> /dev/null
+    # shellcheck disable=SC2086
+    [ $_st -eq 0 ] && [ $_rc -eq 0 ] && scc_no_failures "$_log" &&
+        { [ "$_traffic" = "-" ] || traffic_ok "$_log" "$_np" $_traffic; }
+}
+
 # The emulation itself: processes on the hosts asked for, each host its own node
 log="$SCC_LOGDIR/nodes-emulation.log"
 nodes_run "$log" nodea:2,nodeb:2 4 -- /bin/sh -c 'echo "emulated-host $(hostname)"'
@@ -88,22 +104,16 @@ tap_check $emulated "emulated nodes: 4 processes on nodea and nodeb, 2 each (got
 placement() {
     name=$1; hosts=$2; np=$3; nn=$4; grid=$5; per=$6; quick=$7
     log="$SCC_LOGDIR/nodes-$name.log"
-    # shellcheck disable=SC2086
-    nodes_run "$log" "$hosts" "$np" -- "$matrix" $quick -a "$node_algs" -c "$node_colls"
-    rc=$?
-    scc_selected "$log" "$np" MPI_COMM_WORLD &&
-        grep -aq "(MPI_COMM_WORLD) size $np: topology nodes: $nn on a $grid grid, processes per node $per," "$log"
-    tap_check $? "$name: scc selected on MPI_COMM_WORLD, $nn nodes on a $grid grid, processes per node $per" "$log"
-    scc_check_expect "$log" "$np" > "$log.expect"
-    st=$?
-    cat "$log.expect"
-    tap_check $st "$name: every algorithm across nodes served its calls ($node_algs), only documented fallbacks" "$log"
-    [ $rc -eq 0 ] && scc_no_failures "$log"
-    tap_check $? "$name: every result right ($(grep -ao '[0-9]* checks' "$log" | head -n 1))" "$log"
     local=1
     [ "$per" = "$(echo "$per" | sed 's/[0-9]*/1/g')" ] && local=0
-    traffic_ok "$log" "$np" "$local" 0
-    tap_check $? "$name: within a node through shared memory only, between nodes through the pml only" "$log"
+    # shellcheck disable=SC2086
+    nodes_matrix "$log" "$hosts" "$np" "$np" \
+        "\(MPI_COMM_WORLD\) size $np: topology nodes: $nn on a $grid grid, processes per node $per," \
+        "$local 0" -- $quick -a "$node_algs" -c "$node_colls"
+    st=$?
+    scc_selected "$log" "$np" MPI_COMM_WORLD
+    tap_check $? "$name: scc selected on MPI_COMM_WORLD of $nn nodes" "$log"
+    tap_check $st "$name: $nn nodes on a $grid grid, $per per node; every algorithm across nodes ($node_algs) served its calls, results right ($(grep -ao '[0-9]* checks' "$log" | head -n 1)), within a node through shared memory only, between nodes through the pml only" "$log"
 }
 
 placement 2x2 nodea:2,nodeb:2 4 2 2x1 2,2 "$(scc_matrix "" -q)"
@@ -113,65 +123,38 @@ placement 4x1 nodea:1,nodeb:1,nodec:1,noded:1 4 4 2x2 1,1,1,1 -q
 placement 3+1 nodea:3,nodeb:1 4 2 2x1 3,1 -q
 
 # Alltoall across nodes: the pairwise exchange (NoC_Msg's pair lists need one shared memory)
-log="$SCC_LOGDIR/nodes-alltoall.log"
-nodes_run "$log" nodea:3,nodeb:1,nodec:2 6 -- "$matrix" -q -a fallback,ring -c alltoall
-rc=$?
-scc_check_expect "$log" 6 > "$log.expect"
-st=$?
-cat "$log.expect"
-[ $st -eq 0 ] && [ $rc -eq 0 ] && scc_no_failures "$log" && traffic_ok "$log" 6 1 0
+nodes_matrix "$SCC_LOGDIR/nodes-alltoall.log" nodea:3,nodeb:1,nodec:2 6 6 "" "1 0" -- \
+    -q -a fallback,ring -c alltoall
 tap_check $? "alltoall across nodes (3 + 1 + 2): the pairwise exchange served it, results right, the ways right" "$log"
 
-# Ranks dealt round robin over the nodes (--map-by node): no node holds consecutive ranks
-log="$SCC_LOGDIR/nodes-roundrobin.log"
+# Ranks dealt round robin over the nodes: no node holds consecutive ranks
 SCC_NODE_MAP=node
-nodes_run "$log" nodea:3,nodeb:3 5 -- "$matrix" -q -a "$node_algs" -c "$node_colls"
-rc=$?
-SCC_NODE_MAP=slot
-grep -aq "(MPI_COMM_WORLD) size 5: topology nodes: 2 on a 2x1 grid, processes per node 3,2, leaders 0,1" "$log" &&
-    scc_check_expect "$log" 5 > "$log.expect"
-st=$?
-cat "$log.expect"
-[ $st -eq 0 ] && [ $rc -eq 0 ] && scc_no_failures "$log" && traffic_ok "$log" 5 1 0
+nodes_matrix "$SCC_LOGDIR/nodes-roundrobin.log" nodea:3,nodeb:3 5 5 \
+    "\(MPI_COMM_WORLD\) size 5: topology nodes: 2 on a 2x1 grid, processes per node 3,2, leaders 0,1" \
+    "1 0" -- -q -a "$node_algs" -c "$node_colls"
 tap_check $? "ranks round robin over 2 nodes (3 + 2): every algorithm served, results right, the ways right" "$log"
+SCC_NODE_MAP=slot
 
 # Per-node communicators (one node each: the algorithms of one node, as ever) and a
 # communicator of the nodes' lowest ranks (one process per node)
-log="$SCC_LOGDIR/nodes-per-node.log"
-nodes_run "$log" nodea:2,nodeb:2 4 -- "$matrix" -q -o node
-rc=$?
-grep -aq "(matrix bcast flat) size 2: topology flat" "$log" && scc_check_expect "$log" 4 > "$log.expect"
-st=$?
-cat "$log.expect"
-[ $st -eq 0 ] && [ $rc -eq 0 ] && scc_no_failures "$log"
+nodes_matrix "$SCC_LOGDIR/nodes-per-node.log" nodea:2,nodeb:2 4 4 \
+    "\(matrix bcast flat\) size 2: topology flat" - -- -q -o node
 tap_check $? "per-node communicators (2 x 2): one node's topology, every algorithm served, results right" "$log"
-log="$SCC_LOGDIR/nodes-leaders.log"
-nodes_run "$log" nodea:2,nodeb:1,nodec:2 5 -- "$matrix" -q -o leaders -a "$node_algs" -c "$node_colls"
-rc=$?
-grep -aq "(matrix bcast tree) size 3: topology nodes: 3 on a 3x1 grid, processes per node 1,1,1," "$log" &&
-    scc_check_expect "$log" 3 > "$log.expect"
-st=$?
-cat "$log.expect"
-[ $st -eq 0 ] && [ $rc -eq 0 ] && scc_no_failures "$log" && traffic_ok "$log" 3 0 0
+nodes_matrix "$SCC_LOGDIR/nodes-leaders.log" nodea:2,nodeb:1,nodec:2 5 3 \
+    "\(matrix bcast tree\) size 3: topology nodes: 3 on a 3x1 grid, processes per node 1,1,1," \
+    "0 0" -- -q -o leaders -a "$node_algs" -c "$node_colls"
 tap_check $? "one process per node (3 nodes): nodes as tiles, every algorithm served, results right, all by the pml" "$log"
 
 # The pml alone across nodes (coll_scc_transport pml): the same schedules, no shared memory
-log="$SCC_LOGDIR/nodes-pml.log"
-nodes_run "$log" nodea:2,nodeb:2 4 --mca coll_scc_transport pml -- "$matrix" -q -a "$node_algs" -c "$node_colls"
-rc=$?
-grep -aq "(MPI_COMM_WORLD) size 4: topology nodes: 2 on a 2x1 grid.*; transport pml" "$log" &&
-    scc_check_expect "$log" 4 > "$log.expect"
-st=$?
-cat "$log.expect"
-[ $st -eq 0 ] && [ $rc -eq 0 ] && scc_no_failures "$log" && traffic_ok "$log" 4 0 1
+nodes_matrix "$SCC_LOGDIR/nodes-pml.log" nodea:2,nodeb:2 4 4 \
+    "\(MPI_COMM_WORLD\) size 4: topology nodes: 2 on a 2x1 grid.*; transport pml" "0 1" \
+    --mca coll_scc_transport pml -- -q -a "$node_algs" -c "$node_colls"
 tap_check $? "coll_scc_transport pml across nodes: hierarchical schedules over the pml, results right" "$log"
 
 # A grid given by coll_scc_nodes (4 nodes in a line: DOPL runs along it), and one too small
-log="$SCC_LOGDIR/nodes-grid.log"
-nodes_run "$log" nodea:1,nodeb:1,nodec:1,noded:1 4 --mca coll_scc_nodes 4x1 -- "$matrix" -q -a tree,dopl,jia -c bcast
-rc=$?
-grep -aq "(MPI_COMM_WORLD) size 4: topology nodes: 4 on a 4x1 grid" "$log" && scc_check_expect "$log" 4 > "$log.expect" &&
-    [ $rc -eq 0 ] && scc_no_failures "$log"
+nodes_matrix "$SCC_LOGDIR/nodes-grid.log" nodea:1,nodeb:1,nodec:1,noded:1 4 4 \
+    "\(MPI_COMM_WORLD\) size 4: topology nodes: 4 on a 4x1 grid" - --mca coll_scc_nodes 4x1 -- \
+    -q -a tree,dopl,jia -c bcast
 tap_check $? "coll_scc_nodes 4x1: 4 nodes in a line, bcast right with every algorithm" "$log"
 log="$SCC_LOGDIR/nodes-grid-small.log"
 nodes_run "$log" nodea:1,nodeb:1,nodec:1 3 --mca coll_scc_nodes 2x1 -- "$colls"

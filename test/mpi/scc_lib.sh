@@ -68,7 +68,8 @@ tap_done() {
 
 # scc_run LOG NP [mpirun options...] -- PROGRAM [ARGS...]
 # Runs PROGRAM on NP processes with coll/scc from the build tree, verbose 2
-# (or $SCC_VERBOSE_LEVEL).
+# (or $SCC_VERBOSE_LEVEL); $SCC_LAUNCH replaces the launcher's options (default
+# --oversubscribe; nodes.sh: emulated nodes).
 scc_run() {
     _log=$1
     _np=$2
@@ -80,7 +81,7 @@ scc_run() {
     done
     [ "${1:-}" = "--" ] && shift
     # shellcheck disable=SC2086
-    timeout "${SCC_TIMEOUT:-600}" "$SCC_MPIRUN" --oversubscribe -np "$_np" \
+    timeout "${SCC_TIMEOUT:-600}" "$SCC_MPIRUN" ${SCC_LAUNCH:---oversubscribe} -np "$_np" \
         --mca mca_base_component_path "$SCC_COMPONENT_PATH" \
         --mca coll scc,tuned,basic,libnbc,self \
         --mca coll_scc_verbose "${SCC_VERBOSE_LEVEL:-2}" $SCC_MPIRUN_EXTRA $_opts "$@" > "$_log" 2>&1

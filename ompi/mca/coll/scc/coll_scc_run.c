@@ -210,36 +210,43 @@ int mca_coll_scc_allreduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
     return rc;
 }
 
+/* The plan of collective c that moves a part of `bytes` per rank (cut into blocks as a
+ * broadcast's) and its buffers: parts in input, parts arriving in work.  NULL: cannot. */
+static const scc_plan_t *scc_parts_plan(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a,
+                                        size_t bytes, const char *input, char *work,
+                                        scc_exec_buf_t *b)
+{
+    size_t bs = scc_bcast_block(m->xp, a, bytes);
+
+    if ((bytes + bs - 1) / bs > UINT32_MAX / 4 / (size_t) m->size) {
+        return NULL;
+    }
+    memset(b, 0, sizeof(*b));
+    b->input = input;
+    b->work = work;
+    b->total = bytes * (size_t) m->size;
+    b->bs = bs;
+    b->part = bytes;
+    b->kpart = scc_nblocks(bytes, bs);
+    /* nothing is written after it is held (allgather), the input never (alltoall): blocks
+       may be read in place */
+    b->stable = true;
+    return mca_coll_scc_plan(m, c, a, 0, b->kpart);
+}
+
 int mca_coll_scc_allgather_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
                                  char *rbuf, size_t bytes)
 {
-    scc_xport_t *x = m->xp;
-    size_t bs = scc_bcast_block(x, a, bytes);
-    const scc_plan_t *p;
     scc_exec_buf_t b;
-    int rc;
+    const scc_plan_t *p = scc_parts_plan(m, SCC_COLL_ALLGATHER, a, bytes, rbuf, rbuf, &b);
 
-    if ((bytes + bs - 1) / bs > UINT32_MAX / 4 / (size_t) m->size) {
-        return OMPI_ERR_NOT_AVAILABLE;
-    }
-    p = mca_coll_scc_plan(m, SCC_COLL_ALLGATHER, a, 0, scc_nblocks(bytes, bs));
     if (NULL == p) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
     if (sbuf != rbuf + (size_t) m->rank * bytes) {
         memcpy(rbuf + (size_t) m->rank * bytes, sbuf, bytes);
     }
-    memset(&b, 0, sizeof(b));
-    b.work = rbuf;
-    b.input = rbuf;
-    b.total = bytes * (size_t) m->size;
-    b.bs = bs;
-    b.part = bytes;
-    b.kpart = scc_nblocks(bytes, bs);
-    /* nothing is written after it is held: blocks may be read in place */
-    b.stable = true;
-    rc = scc_run_call(m, p, &b, SCC_COLL_TAG(ALLGATHER));
-    return rc;
+    return scc_run_call(m, p, &b, SCC_COLL_TAG(ALLGATHER));
 }
 
 int mca_coll_scc_reduce_scatter_block_sched(mca_coll_scc_module_t *m, scc_alg_t a,
@@ -346,27 +353,14 @@ static int scc_pairs_run(mca_coll_scc_module_t *m, scc_alg_t a, scc_exec_pairs_t
 static int scc_alltoall_pairwise(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
                                  size_t bytes)
 {
-    size_t bs = scc_bcast_block(m->xp, SCC_ALG_RING, bytes);
-    const scc_plan_t *p;
     scc_exec_buf_t b;
+    const scc_plan_t *p = scc_parts_plan(m, SCC_COLL_ALLTOALL, SCC_ALG_RING, bytes, sbuf, rbuf,
+                                         &b);
     int rc;
 
-    if ((bytes + bs - 1) / bs > UINT32_MAX / 4 / (size_t) m->size) {
-        return OMPI_ERR_NOT_AVAILABLE;
-    }
-    p = mca_coll_scc_plan(m, SCC_COLL_ALLTOALL, SCC_ALG_RING, 0, scc_nblocks(bytes, bs));
     if (NULL == p) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
-    memset(&b, 0, sizeof(b));
-    b.input = sbuf;
-    b.work = rbuf;
-    b.total = bytes * (size_t) m->size;
-    b.bs = bs;
-    b.part = bytes;
-    b.kpart = scc_nblocks(bytes, bs);
-    /* the input is never written, nor is a received part sent on */
-    b.stable = true;
     rc = scc_run_call(m, p, &b, SCC_COLL_TAG(ALLTOALL));
     if (OMPI_SUCCESS == rc) {
         memcpy(rbuf + (size_t) m->rank * bytes, sbuf + (size_t) m->rank * bytes, bytes);

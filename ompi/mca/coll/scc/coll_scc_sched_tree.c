@@ -387,11 +387,11 @@ static int binomial_args_ok(int n, int rank, int root, uint32_t nblocks)
            && (uint64_t) nblocks + (uint64_t) n <= UINT32_MAX;
 }
 
-int scc_sched_binomial_bcast(scc_sched_t *s, int n, int rank, int root, uint32_t nblocks)
+/* Resets s and fills t for a pipelined binomial schedule: -1 bad input, 0 nothing to do,
+ * 1 steps to emit. */
+static int binomial_prep(scc_sched_t *s, scc_tree_node_t *t, int *ch, int n, int rank, int root,
+                         uint32_t nblocks)
 {
-    scc_tree_node_t t;
-    int ch[32];
-
     scc_sched_reset(s);
     if (!binomial_args_ok(n, rank, root, nblocks)) {
         return -1;
@@ -399,10 +399,20 @@ int scc_sched_binomial_bcast(scc_sched_t *s, int n, int rank, int root, uint32_t
     if (n == 1 || nblocks == 0) {
         return 0;
     }
-    binomial_node(&t, ch, n, rank, root);
-    scc_sched_tree_emit_bcast(s, &t, nblocks, 0, 0);
-    s->nrounds = nblocks + (uint32_t) t.tree_depth - 1;
-    return 0;
+    binomial_node(t, ch, n, rank, root);
+    s->nrounds = nblocks + (uint32_t) t->tree_depth - 1;
+    return 1;
+}
+
+int scc_sched_binomial_bcast(scc_sched_t *s, int n, int rank, int root, uint32_t nblocks)
+{
+    scc_tree_node_t t;
+    int ch[32], rc = binomial_prep(s, &t, ch, n, rank, root, nblocks);
+
+    if (rc > 0) {
+        scc_sched_tree_emit_bcast(s, &t, nblocks, 0, 0);
+    }
+    return rc < 0 ? -1 : 0;
 }
 
 int scc_sched_binomial_reduce(scc_sched_t *s, int n, int rank, int root, uint32_t nblocks)
@@ -410,22 +420,15 @@ int scc_sched_binomial_reduce(scc_sched_t *s, int n, int rank, int root, uint32_
     scc_tree_node_t t;
     binomial_ctx_t b = { n, root };
     scc_tree_walk_t w = { binomial_nchildren, binomial_child, &b };
-    int ch[32];
+    int ch[32], rc = binomial_prep(s, &t, ch, n, rank, root, nblocks);
 
-    scc_sched_reset(s);
-    if (!binomial_args_ok(n, rank, root, nblocks)) {
-        return -1;
+    if (rc > 0) {
+        scc_sched_tree_emit_reduce(s, &t, nblocks, 0, 0);
+        if (!scc_sched_tree_rank_ordered(&w, n, root)) {
+            s->flags |= SCC_SCHED_F_COMMUTATIVE;
+        }
     }
-    if (n == 1 || nblocks == 0) {
-        return 0;
-    }
-    binomial_node(&t, ch, n, rank, root);
-    scc_sched_tree_emit_reduce(s, &t, nblocks, 0, 0);
-    s->nrounds = nblocks + (uint32_t) t.tree_depth - 1;
-    if (!scc_sched_tree_rank_ordered(&w, n, root)) {
-        s->flags |= SCC_SCHED_F_COMMUTATIVE;
-    }
-    return 0;
+    return rc < 0 ? -1 : 0;
 }
 
 int scc_sched_binomial_barrier(scc_sched_t *s, int n, int rank)

@@ -212,6 +212,16 @@ static mca_base_var_enum_t *scc_alg_enum(scc_coll_t c)
     return e;
 }
 
+/* A byte threshold of the selection table, READONLY at level 5. */
+static void scc_reg_bytes(const char *name, const char *desc, size_t *storage, size_t dflt)
+{
+    *storage = dflt;
+    (void) mca_base_component_var_register(&mca_coll_scc_component.super.collm_version, name,
+                                           desc, MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0,
+                                           OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+                                           storage);
+}
+
 int mca_coll_scc_register_params(void)
 {
     mca_base_component_t *c = &mca_coll_scc_component.super.collm_version;
@@ -261,46 +271,34 @@ int mca_coll_scc_register_params(void)
     {
         scc_select_params_t d;
         scc_select_params_default(&d);
-        cs->line_max = d.line_max;
-        (void) mca_base_component_var_register(c, "line_max",
+        scc_reg_bytes("line_max",
             "Flat topologies of more than two processes: bcast and reduce of up to this many "
             "bytes use the direct algorithms (the message travels in the flag's line), larger "
             "ones the pipelined trees",
-            MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5,
-            MCA_BASE_VAR_SCOPE_READONLY, &cs->line_max);
-        cs->tree_max = d.tree_max;
-        (void) mca_base_component_var_register(c, "tree_max",
+            &cs->line_max, d.line_max);
+        scc_reg_bytes("tree_max",
             "Flat topologies of more than two processes: allreduce of up to this many bytes "
             "uses the direct algorithm (every rank combines everyone's data), larger ones trees",
-            MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5,
-            MCA_BASE_VAR_SCOPE_READONLY, &cs->tree_max);
-        cs->direct_min = d.direct_min;
-        (void) mca_base_component_var_register(c, "direct_min",
+            &cs->tree_max, d.tree_max);
+        scc_reg_bytes("direct_min",
             "Flat topologies of more than two processes: allreduce of this many bytes or more "
             "uses the direct reduce-scatter + allgather (single copy); from coll_scc_tree_max "
             "to here, trees",
-            MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5,
-            MCA_BASE_VAR_SCOPE_READONLY, &cs->direct_min);
-        cs->dopl_min = d.dopl_min;
-        (void) mca_base_component_var_register(c, "dopl_min",
+            &cs->direct_min, d.direct_min);
+        scc_reg_bytes("dopl_min",
             "Mesh and domain topologies: broadcasts of this many bytes or more use DOPL "
             "(smaller ones NoC_Msg on a mesh, trees on domains)",
-            MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5,
-            MCA_BASE_VAR_SCOPE_READONLY, &cs->dopl_min);
-        cs->nodes_jia_min = d.nodes_jia_min;
-        (void) mca_base_component_var_register(c, "nodes_jia_min",
+            &cs->dopl_min, d.dopl_min);
+        scc_reg_bytes("nodes_jia_min",
             "Communicators across nodes: broadcasts of this many bytes or more run Jia's "
             "multiple-message schedule between the nodes' leaders, smaller ones a binomial "
             "tree (each leader forwards every block to its node as it arrives)",
-            MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5,
-            MCA_BASE_VAR_SCOPE_READONLY, &cs->nodes_jia_min);
-        cs->nodes_ring_min = d.nodes_ring_min;
-        (void) mca_base_component_var_register(c, "nodes_ring_min",
+            &cs->nodes_jia_min, d.nodes_jia_min);
+        scc_reg_bytes("nodes_ring_min",
             "Communicators across nodes: allreduce of this many bytes or more reduces within "
             "each node, runs a ring between the nodes' leaders and hands the result back; "
             "smaller ones reduce and broadcast by binomial trees between the leaders",
-            MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5,
-            MCA_BASE_VAR_SCOPE_READONLY, &cs->nodes_ring_min);
+            &cs->nodes_ring_min, d.nodes_ring_min);
     }
     if (OMPI_SUCCESS != mca_coll_scc_topo_register_params()
         || OMPI_SUCCESS != mca_coll_scc_topo_nodes_register_params()) {

@@ -680,7 +680,9 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
     if (rbytes[me] != sbytes[me]) {
         return MPI_ERR_TRUNCATE;
     }
-    memcpy(rbuf + roff[me], sbuf + soff[me], sbytes[me]);
+    if (sbytes[me] > 0) {   /* a rank with nothing to send may pass no buffer */
+        memcpy(rbuf + roff[me], sbuf + soff[me], sbytes[me]);
+    }
     scc_xport_begin(x);
     if (x->cma && (size_t) n * 2 * sizeof(uint64_t) <= x->slot_size) {
         /* my send buffer in place, with each reader's (offset, length) beside it in my
@@ -697,7 +699,9 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
             table[2 * d] = soff[d];
             table[2 * d + 1] = sbytes[d];
             if (d != me && sbytes[d] < x->cma_a2a_min && used + sbytes[d] <= x->slot_size) {
-                memcpy((char *) table + used, sbuf + soff[d], sbytes[d]);
+                if (sbytes[d] > 0) {
+                    memcpy((char *) table + used, sbuf + soff[d], sbytes[d]);
+                }
                 table[2 * d] = SCC_IN_SLOT | used;
                 used += sbytes[d];
             } else if (soff[d] + sbytes[d] > extent) {

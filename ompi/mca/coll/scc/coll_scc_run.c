@@ -443,7 +443,7 @@ int mca_coll_scc_alltoallv_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
     b.sizes = sizes;
     b.n = n;
     rc = scc_pairs_run(m, a, &b, (size_t) maxsize);
-    if (OMPI_SUCCESS == rc) {
+    if (OMPI_SUCCESS == rc && sbytes[me] > 0) {
         memcpy(rbuf + roff[me], sbuf + soff[me], sbytes[me]);
     }
     return rc;

@@ -118,6 +118,7 @@ static void scc_check_params(void)
         [SCC_PARAM_CMA] = &cs->cma,
         [SCC_PARAM_CMA_MIN] = &cs->cma_min,
         [SCC_PARAM_CMA_REDUCE_MIN] = &cs->cma_reduce_min,
+        [SCC_PARAM_NODES_BLOCK] = &cs->nodes_block,
     };
     char why[320], given[64], used[64];
     int fanout[8], n;
@@ -317,6 +318,14 @@ int mca_coll_scc_register_params(void)
         "1 to 64",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->dopl_chunks);
+    cs->nodes_block = 524288;
+    (void) mca_base_component_var_register(c, "nodes_block",
+        "Communicators across nodes: block bytes of the pipelined schedules where the "
+        "processes of a node read each other single-copy (each block crossing nodes is one "
+        "message: larger blocks pay fewer network latencies and handshakes, smaller ones "
+        "overlap more): 65536 to 1073741824",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->nodes_block);
     cs->cma_block = 262144;
     (void) mca_base_component_var_register(c, "cma_block",
         "Block bytes of the pipelined broadcasts (Jia, DOPL, NoC_Msg, trees) when blocks move "

@@ -8,14 +8,14 @@
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
 
-/* Across nodes every message between nodes pays a network latency: blocks of at least this
- * size where the node's own readers take them single-copy (larger than a slot). */
-#define SCC_NODES_BLOCK (128 * 1024)
-
+/* Across nodes every message between nodes pays a network latency (and a handshake once
+ * past the pml's eager size): blocks of coll_scc_nodes_block where the node's own readers
+ * take them single-copy (larger than a slot). */
 static size_t scc_nodes_block(const scc_xport_t *x, size_t bytes, size_t bs)
 {
-    if (NULL != x->remote && x->cma && bytes > bs && bs < SCC_NODES_BLOCK) {
-        bs = bytes < SCC_NODES_BLOCK ? bytes : SCC_NODES_BLOCK;
+    size_t nb = (size_t) mca_coll_scc_component.nodes_block;
+    if (NULL != x->remote && x->cma && bytes > bs && bs < nb) {
+        bs = bytes < nb ? bytes : nb;
     }
     return bs;
 }

@@ -636,7 +636,8 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
     x->cma_reduce_min = cs->cma_reduce_min > 0 ? (size_t) cs->cma_reduce_min : SIZE_MAX;
     if (NULL != x->remote) {
         /* messages to other nodes are posted and completed at the end of the call */
-        size_t most = x->slot_size > 131072 ? x->slot_size : 131072;
+        size_t most = x->slot_size > (size_t) cs->nodes_block ? x->slot_size
+                                                               : (size_t) cs->nodes_block;
         x->desc = "shm within each node, pml between nodes";
         x->bounce = malloc(most);     /* a reduction's block from another node lands here */
         x->bounce_bytes = NULL != x->bounce ? most : 0;

@@ -92,8 +92,9 @@ static int testbed(const scc_sim_params_t *em, FILE *f)
                "Nodes emulated on this machine (issue 14's test bed): loopback TCP between them "
                "(latency %g ns, %g ns/B, isend and receive %g ns each, eager up to %g B: "
                "sim/params/cluster-emulated.conf, measured here under load), the preset's shared "
-               "memory inside. The model gives every process a core; the test bed runs 4 to 6 "
-               "processes on 2 cores, so it only bounds what compare.sh can see from below.\n\n"
+               "memory inside. The model gives every process a core, the test bed runs 4 to 6 "
+               "processes on 2 cores, and the loopback was measured under load: an indication "
+               "for compare.sh, not a prediction.\n\n"
                "| nodes x cores | collective | bytes | each schedule between the nodes |\n"
                "|---|---|---|---|\n",
             em->net_lat_ns, em->net_ns_b, em->net_o_send, em->net_eager);

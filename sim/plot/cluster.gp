@@ -34,7 +34,6 @@ set ylabel "time (ns)"
 set format x "%g"
 set autoscale y
 unset logscale y
-plot dir."/cluster_barrier.dat" u ($2 == 1 ? $1 : 1/0):3 w lp pt 7 title "dissem, 1 core", \
-     "" u ($2 == 1 ? $1 : 1/0):4 w lp pt 7 title "binomial, 1 core", \
-     "" u ($2 == 8 ? $1 : 1/0):3 w lp pt 5 title "dissem, 8 cores", \
-     "" u ($2 == 8 ? $1 : 1/0):4 w lp pt 5 title "binomial, 8 cores"
+file = dir."/cluster_barrier.dat"
+plot for [c in "1 8 32"] file index c." cores" u 1:2 w lp pt 7 title "dissem, ".c." cores", \
+     for [c in "1 8 32"] file index c." cores" u 1:3 w lp pt 5 title "binomial, ".c." cores"

@@ -46,6 +46,10 @@ echo "run-all.sh: scale, links held for whole transfers (scale_transfer.md, thre
 echo "run-all.sh: scale at 48 ranks, core 533 / mesh 800 MHz (scale_mesh800.md, thresholds_mesh800.md)"
 "$sim" -p "$out/scc-fitted-mesh800.conf" -o "$out" scale 6 _mesh800
 
+# nodes on a network: the component's hierarchical schedules (3 min of one core here)
+echo "run-all.sh: cluster (cluster.md, thresholds_cluster.md)"
+"$sim" -p "$here/params/cluster.conf" -o "$out" cluster "$here/params/cluster-emulated.conf"
+
 for g in "$here"/plot/*.gp; do
     gnuplot -e "dir='$out'" "$g"
 done

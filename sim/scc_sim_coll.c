@@ -441,7 +441,7 @@ static int run_engine(const scc_sim_params_t *p, const scc_sim_case_t *c, const 
                       const scheds_t *S, double block_bytes, double total_bytes, int passes,
                       double footprint, scc_sim_out_t *out, scc_sim_result_t *keep)
 {
-    scc_sim_job_t job;
+    scc_sim_job_t job = { 0 };
     scc_sim_result_t res;
     int rc;
 

@@ -1,59 +1,10 @@
-/* scc_sim_engine.c: discrete-event replay of step lists: puts, flags, gets, private memory, links, MPB ports, windows. */
+/* scc_sim_engine.c: discrete-event replay of step lists: puts, flags, gets, private memory, links,
+ * MPB ports, windows (the network between nodes: scc_sim_engine_net.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "scc_sim_engine.h"
-#include "scc_sim_model.h"
-
-/* A published message (one SEND step of one pass). */
-typedef struct msg {
-    double t_pub;        /* sender finished the put of the first piece */
-    double t_cons;       /* every reader done and its acknowledgement seen by the sender */
-    double t_send_end;   /* streamed message: sender's last put done */
-    double bytes;
-    double rd_b;         /* the sender's private read misses, ns per byte of the message */
-    int32_t left;        /* readers still to read; -1 while unpublished */
-    int32_t waiters;     /* first reader waiting for publication (chained by rank.next_wait) */
-    int32_t cons_waiter; /* the sender, when it waits for this message to be consumed */
-    uint8_t stream;      /* bigger than a slot: sender and reader stream it piece by piece */
-    uint8_t wake_send_end; /* the waiting sender resumes at t_send_end, not t_cons */
-} msg_t;
-
-typedef struct rank {
-    long pc;             /* step index over all passes */
-    long nsent;          /* messages published so far, all passes */
-    double t;            /* the core is free from t */
-    int next_wait;
-    int done;
-    long nsends;         /* SEND steps in one pass */
-    long *slot_last;     /* per transport slot (tag % window): last message published there */
-    uint32_t *tags;      /* tags of the SEND steps of one pass, increasing */
-    msg_t *msgs;         /* nsends * passes */
-} rank_t;
-
-typedef struct ev {
-    double t;
-    uint64_t seq;
-    int r;
-} ev_t;
-
-typedef struct engine {
-    const scc_sim_params_t *p;
-    const scc_sim_job_t *job;
-    scc_sim_result_t *res;
-    rank_t *ranks;
-    int passes;
-    double slot;
-    int window;
-    ev_t *heap;
-    long nheap, capheap;
-    uint64_t seq;
-    double *link_free, *link_busy, *port_free;
-    double *mem_free;    /* n: when each rank's private-memory path is free */
-    scc_sim_cache_t *cache; /* n: the state of each rank's buffers */
-    int *route, *back;   /* a get's route (data) and its way back (requests) */
-} engine_t;
+#include "scc_sim_engine_int.h"
 
 uint64_t scc_sim_step_hash(uint64_t h, const scc_step_t *st, const uint32_t *list, long list_len)
 {
@@ -137,7 +88,7 @@ static int overlap_of(const engine_t *e, int is_get)
 
 /* ---------------------------------------------------------------- event heap */
 
-static void push(engine_t *e, int r, double t)
+void scc_sim_engine_push(engine_t *e, int r, double t)
 {
     long i;
     if (e->nheap == e->capheap) {
@@ -185,22 +136,22 @@ static ev_t pop(engine_t *e)
 
 /* ---------------------------------------------------------------- messages */
 
-static msg_t *find_msg(engine_t *e, int sender, uint32_t tag, int pass)
+long scc_sim_engine_find(const engine_t *e, int sender, uint32_t tag)
 {
-    rank_t *s = &e->ranks[sender];
+    const rank_t *s = &e->ranks[sender];
     long lo = 0, hi = s->nsends;
     while (lo < hi) {
         long mid = (lo + hi) / 2;
-        if (s->tags[mid] < tag) {
+        if (s->tags[s->order[mid]] < tag) {
             lo = mid + 1;
         } else {
             hi = mid;
         }
     }
-    if (lo >= s->nsends || s->tags[lo] != tag) {
-        return NULL;
+    if (lo >= s->nsends || s->tags[s->order[lo]] != tag) {
+        return -1;
     }
-    return &s->msgs[(long) pass * s->nsends + lo];
+    return s->order[lo];
 }
 
 /* The last reader is done: the sender may be waiting for that. */
@@ -208,7 +159,7 @@ static void consumed(engine_t *e, msg_t *m)
 {
     if (m->cons_waiter >= 0) {
         double t = m->wake_send_end ? m->t_send_end : m->t_cons;
-        push(e, m->cons_waiter, t);
+        scc_sim_engine_push(e, m->cons_waiter, t);
         m->cons_waiter = -1;
     }
 }
@@ -222,13 +173,18 @@ static void run_send(engine_t *e, int r, const scc_step_t *st, double t, int pas
     const scc_sim_prog_t *prog = &job->progs[r];
     rank_t *R = &e->ranks[r];
     msg_t *m = &R->msgs[R->nsent];
+    long idx = R->nsent % (R->nsends > 0 ? R->nsends : 1);
     double bytes = scc_sim_step_bytes(job, prog, st);
     double first, start, de, rd;
     int sync = (int) lrint(p->sync);
+    /* net: readers on other nodes get it over the network (no slot); those of the node,
+       or a message nobody reads, through a slot */
+    int nloc = e->net ? R->nlocal[idx] : st->nreaders;
+    int slotted = nloc > 0 || 0 == st->nreaders;
 
     /* the transport holds `window` messages per sender, in slots: tag t waits
      * until the message last published in slot t % window is consumed */
-    if (e->window > 0 && R->slot_last[st->tag % (uint32_t) e->window] >= 0) {
+    if (slotted && e->window > 0 && R->slot_last[st->tag % (uint32_t) e->window] >= 0) {
         msg_t *old = &R->msgs[R->slot_last[st->tag % (uint32_t) e->window]];
         if (old->left != 0) {
             old->cons_waiter = r;
@@ -236,53 +192,64 @@ static void run_send(engine_t *e, int r, const scc_step_t *st, double t, int pas
             return;
         }
         if (old->t_cons > t) {
-            push(e, r, old->t_cons);
+            scc_sim_engine_push(e, r, old->t_cons);
             return;
         }
     }
     m->bytes = bytes;
-    m->stream = bytes > e->slot;
+    if (nloc < st->nreaders) {
+        t = scc_sim_net_send(e, r, idx, pass, bytes, t);
+    }
+    /* single copy: the readers copy from the sender's buffer, which the sender leaves */
+    m->cma = p->cma_min > 0 && bytes >= p->cma_min && !job->copy;
+    m->stream = slotted && !m->cma && bytes > e->slot;
     first = m->stream ? e->slot : bytes;
     /* reading the message from private memory: its misses per byte, for each piece */
     rd = scc_sim_mem_ns(p, step_missed(e, r, st, pass, bytes));
-    m->rd_b = bytes > 0 ? rd / bytes : 0.0;
+    m->rd_b = bytes > 0 && !m->cma ? rd / bytes : 0.0;
     start = t;
-    if (lrint(p->port_hold) == SCC_SIM_HOLD_TRANSFER && e->port_free[prog->tile] > start) {
-        e->res->port_wait += e->port_free[prog->tile] - start;
-        start = e->port_free[prog->tile];
-    }
-    de = start + scc_sim_put_ns(p, first);
-    if (lrint(p->port_hold) == SCC_SIM_HOLD_LINE) {
-        de = scc_sim_line_share(&e->port_free[prog->tile], start + p->o_put, de,
-                                scc_sim_port_ns(p, first));
-    }
-    m->t_pub = scc_sim_private_done(&e->mem_free[r], start + p->o_put, de, m->rd_b * first,
-                                    overlap_of(e, 0));
-    if (lrint(p->port_hold) == SCC_SIM_HOLD_TRANSFER) {
-        e->port_free[prog->tile] = m->t_pub;
+    if (!slotted) {
+        m->t_pub = t;           /* the isends are posted: nothing to put */
+    } else if (m->cma) {
+        m->t_pub = t + p->o_put;
+    } else {
+        if (lrint(p->port_hold) == SCC_SIM_HOLD_TRANSFER && e->port_free[prog->tile] > start) {
+            e->res->port_wait += e->port_free[prog->tile] - start;
+            start = e->port_free[prog->tile];
+        }
+        de = start + scc_sim_put_ns(p, first);
+        if (lrint(p->port_hold) == SCC_SIM_HOLD_LINE) {
+            de = scc_sim_line_share(&e->port_free[prog->tile], start + p->o_put, de,
+                                    scc_sim_port_ns(p, first));
+        }
+        m->t_pub = scc_sim_private_done(&e->mem_free[r], start + p->o_put, de, m->rd_b * first,
+                                        overlap_of(e, 0));
+        if (lrint(p->port_hold) == SCC_SIM_HOLD_TRANSFER) {
+            e->port_free[prog->tile] = m->t_pub;
+        }
     }
     m->t_cons = m->t_pub;
     m->t_send_end = m->t_pub;
     m->left = st->nreaders;
-    if (e->window > 0) {
+    if (slotted && e->window > 0) {
         R->slot_last[st->tag % (uint32_t) e->window] = R->nsent;
     }
     R->nsent++;
     R->pc++;
     R->t = m->t_pub;
 
-    /* wake the readers that came early */
+    /* wake the readers that came early (those on other nodes look at their arrival) */
     for (int q = m->waiters; q >= 0;) {
         int next = e->ranks[q].next_wait;
         int h = scc_sim_hops(job->X, prog->tile, job->progs[q].tile);
-        double tv = m->t_pub + scc_sim_flag_ns(p, h);
-        push(e, q, tv > e->ranks[q].t ? tv : e->ranks[q].t);
+        double tv = m->t_pub + (e->net && h > 0 ? 0.0 : scc_sim_flag_ns(p, h));
+        scc_sim_engine_push(e, q, tv > e->ranks[q].t ? tv : e->ranks[q].t);
         q = next;
     }
     m->waiters = -1;
 
-    if (0 == st->nreaders) {
-        push(e, r, R->t);
+    if (0 == nloc) {
+        scc_sim_engine_push(e, r, R->t);
         return;
     }
     if (m->stream || sync == SCC_SIM_SYNC_BLOCKING) {
@@ -291,7 +258,7 @@ static void run_send(engine_t *e, int r, const scc_step_t *st, double t, int pas
         m->wake_send_end = m->stream && sync != SCC_SIM_SYNC_BLOCKING;
         return;
     }
-    push(e, r, R->t);
+    scc_sim_engine_push(e, r, R->t);
 }
 
 static void run_recv(engine_t *e, int r, const scc_step_t *st, double t, int pass)
@@ -301,12 +268,17 @@ static void run_recv(engine_t *e, int r, const scc_step_t *st, double t, int pas
     const scc_sim_prog_t *prog = &job->progs[r];
     rank_t *R = &e->ranks[r];
     int peer = st->peer;
-    msg_t *m;
+    msg_t *m = NULL;
+    long idx = -1;
     int h, nl, nb, stile, ov, hold_links;
     double start, ds, end, tv, flag, mem;
     int reduce = st->kind == SCC_STEP_RECV_REDUCE;
 
-    m = peer >= 0 && peer < job->n ? find_msg(e, peer, st->tag, pass) : NULL;
+    if (peer >= 0 && peer < job->n
+        && (idx = NULL != R->src ? R->src[R->pc % prog->nsteps]
+                                 : scc_sim_engine_find(e, peer, st->tag)) >= 0) {
+        m = &e->ranks[peer].msgs[(long) pass * e->ranks[peer].nsends + idx];
+    }
     if (NULL == m) {
         fprintf(stderr, "scc_sim: rank %d waits for (%d, tag %u) that is never sent\n", r, peer,
                 st->tag);
@@ -319,19 +291,27 @@ static void run_recv(engine_t *e, int r, const scc_step_t *st, double t, int pas
         m->waiters = r;
         return;
     }
-    stile = job->progs[peer].tile;
-    h = scc_sim_hops(job->X, stile, prog->tile);
-    flag = scc_sim_flag_ns(p, h);
-    tv = m->t_pub + flag;
-    if (tv > t) {
-        push(e, r, tv);
-        return;
-    }
     if (0 == m->left) {
         fprintf(stderr, "scc_sim: rank %d reads (%d, tag %u) more often than its nreaders\n", r,
                 peer, st->tag);
         e->res->error = 1;
         R->done = 1;
+        return;
+    }
+    stile = job->progs[peer].tile;
+    if (e->net && stile != prog->tile) {
+        end = scc_sim_net_recv(e, r, peer, idx, pass, m->bytes, reduce, t);
+        if (end < 0) {
+            scc_sim_engine_push(e, r, -end);   /* not there yet */
+            return;
+        }
+        goto read;
+    }
+    h = scc_sim_hops(job->X, stile, prog->tile);
+    flag = scc_sim_flag_ns(p, h);
+    tv = m->t_pub + flag;
+    if (tv > t) {
+        scc_sim_engine_push(e, r, tv);
         return;
     }
 
@@ -362,9 +342,10 @@ static void run_recv(engine_t *e, int r, const scc_step_t *st, double t, int pas
     mem = scc_sim_mem_ns(p, step_missed(e, r, st, pass, m->bytes));
     ov = overlap_of(e, !reduce);
     if (!m->stream) {
+        double get = m->cma ? scc_sim_cma_get_ns(p, m->bytes, reduce)
+                            : scc_sim_get_ns(p, m->bytes, h, reduce);
         double de = scc_sim_line_shares(p, &e->port_free[stile], e->link_free, e->link_busy, e->route,
-                                        nl, e->back, nb, ds,
-                                        start + scc_sim_get_ns(p, m->bytes, h, reduce), m->bytes);
+                                        nl, e->back, nb, ds, start + get, m->bytes);
         end = scc_sim_private_done(&e->mem_free[r], ds, de, mem, ov);
         e->res->pieces++;
         if (end + flag > m->t_cons) {
@@ -416,6 +397,7 @@ static void run_recv(engine_t *e, int r, const scc_step_t *st, double t, int pas
     if (lrint(p->port_hold) == SCC_SIM_HOLD_TRANSFER) {
         e->port_free[stile] = end;
     }
+read:
     e->res->gets++;
     e->res->bytes += m->bytes;
     m->left--;
@@ -424,7 +406,7 @@ static void run_recv(engine_t *e, int r, const scc_step_t *st, double t, int pas
     }
     R->pc++;
     R->t = end;
-    push(e, r, end);
+    scc_sim_engine_push(e, r, end);
 }
 
 static void advance(engine_t *e, int r, double t)
@@ -446,6 +428,9 @@ static void advance(engine_t *e, int r, double t)
         /* done once the last private writes are out */
         R->done = 1;
         e->res->t_end[r] = R->t > e->mem_free[r] ? R->t : e->mem_free[r];
+        if (R->net_done > e->res->t_end[r]) {
+            e->res->t_end[r] = R->net_done;  /* its isends complete at the end of the call */
+        }
         return;
     }
     st = &prog->steps[R->pc % prog->nsteps];
@@ -469,53 +454,6 @@ static void advance(engine_t *e, int r, double t)
     }
 }
 
-/* ---------------------------------------------------------------- setup */
-
-static int setup_rank(engine_t *e, int r)
-{
-    const scc_sim_prog_t *prog = &e->job->progs[r];
-    rank_t *R = &e->ranks[r];
-    long k = 0;
-
-    for (long i = 0; i < prog->nsteps; ++i) {
-        if (SCC_STEP_SEND == prog->steps[i].kind) {
-            k++;
-        }
-    }
-    R->nsends = k;
-    R->tags = malloc(sizeof(uint32_t) * (k ? k : 1));
-    R->msgs = malloc(sizeof(msg_t) * (k ? k : 1) * e->passes);
-    R->slot_last = malloc(sizeof(long) * (e->window > 0 ? e->window : 1));
-    if (!R->tags || !R->msgs || !R->slot_last) {
-        return -1;
-    }
-    for (int i = 0; i < e->window; ++i) {
-        R->slot_last[i] = -1;
-    }
-    k = 0;
-    for (long i = 0; i < prog->nsteps; ++i) {
-        const scc_step_t *st = &prog->steps[i];
-        if (SCC_STEP_SEND != st->kind) {
-            continue;
-        }
-        if (k > 0 && st->tag <= R->tags[k - 1]) {
-            fprintf(stderr, "scc_sim: rank %d publishes tag %u after tag %u\n", r, st->tag,
-                    R->tags[k - 1]);
-            return -1;
-        }
-        R->tags[k++] = st->tag;
-    }
-    for (long i = 0; i < R->nsends * e->passes; ++i) {
-        msg_t *m = &R->msgs[i];
-        memset(m, 0, sizeof(*m));
-        m->left = -1;
-        m->waiters = -1;
-        m->cons_waiter = -1;
-    }
-    R->next_wait = -1;
-    return 0;
-}
-
 int scc_sim_engine_run(const scc_sim_params_t *p, const scc_sim_job_t *job, scc_sim_result_t *res)
 {
     engine_t e;
@@ -529,6 +467,7 @@ int scc_sim_engine_run(const scc_sim_params_t *p, const scc_sim_job_t *job, scc_
     e.passes = job->passes > 0 ? job->passes : 1;
     e.slot = scc_sim_slot(p);
     e.window = (int) lrint(p->window);
+    e.net = lrint(p->net) != 0;
     res->t_end = calloc((size_t) n, sizeof(double));
     res->hash = malloc(sizeof(uint64_t) * n);
     res->executed = calloc((size_t) n, sizeof(long));
@@ -536,12 +475,15 @@ int scc_sim_engine_run(const scc_sim_params_t *p, const scc_sim_job_t *job, scc_
     e.link_free = calloc((size_t) ntiles * 4, sizeof(double));
     e.link_busy = calloc((size_t) ntiles * 4, sizeof(double));
     e.port_free = calloc((size_t) ntiles, sizeof(double));
+    e.net_out = calloc((size_t) ntiles, sizeof(double));
+    e.net_in = calloc((size_t) ntiles, sizeof(double));
     e.mem_free = calloc((size_t) n, sizeof(double));
     e.cache = calloc((size_t) n, sizeof(scc_sim_cache_t));
     e.route = malloc(sizeof(int) * (job->X + job->Y + 2));
     e.back = malloc(sizeof(int) * (job->X + job->Y + 2));
     if (!res->t_end || !res->hash || !res->executed || !e.ranks || !e.link_free || !e.link_busy
-        || !e.port_free || !e.mem_free || !e.cache || !e.route || !e.back) {
+        || !e.port_free || !e.net_out || !e.net_in || !e.mem_free || !e.cache || !e.route
+        || !e.back) {
         res->error = 1;
         rc = -1;
         goto out;
@@ -551,12 +493,19 @@ int scc_sim_engine_run(const scc_sim_params_t *p, const scc_sim_job_t *job, scc_
         scc_sim_cache_init(&e.cache[r], p, job->progs[r].footprint);
     }
     for (int r = 0; r < n; ++r) {
-        if (0 != setup_rank(&e, r)) {
+        if (0 != scc_sim_engine_setup_rank(&e, r)) {
             res->error = 1;
             rc = -1;
             goto out;
         }
-        push(&e, r, 0.0);
+    }
+    if (e.net && 0 != scc_sim_net_setup(&e)) {
+        res->error = 1;
+        rc = -1;
+        goto out;
+    }
+    for (int r = 0; r < n; ++r) {
+        scc_sim_engine_push(&e, r, 0.0);
     }
     while (e.nheap > 0) {
         ev_t ev = pop(&e);
@@ -593,9 +542,7 @@ int scc_sim_engine_run(const scc_sim_params_t *p, const scc_sim_job_t *job, scc_
 out:
     if (e.ranks) {
         for (int r = 0; r < n; ++r) {
-            free(e.ranks[r].tags);
-            free(e.ranks[r].msgs);
-            free(e.ranks[r].slot_last);
+            scc_sim_engine_free_rank(&e.ranks[r]);
         }
     }
     if (e.cache) {
@@ -611,6 +558,8 @@ out:
     free(e.link_free);
     free(e.link_busy);
     free(e.port_free);
+    free(e.net_out);
+    free(e.net_in);
     free(e.route);
     return rc;
 }

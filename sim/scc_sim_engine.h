@@ -1,4 +1,5 @@
-/* scc_sim_engine.h: the event engine -- replays every rank's step list on the mesh model. */
+/* scc_sim_engine.h: the event engine -- replays every rank's step list on the mesh model, or
+ * (params net = 1) on nodes of a network, each node a tile. */
 #ifndef SCC_SIM_ENGINE_H
 #define SCC_SIM_ENGINE_H
 
@@ -13,7 +14,7 @@ typedef struct scc_sim_prog {
     long nsteps;
     const uint32_t *list;      /* block list of SCC_STEP_F_LIST steps */
     long list_len;
-    int tile;                  /* where the rank sits */
+    int tile;                  /* where the rank sits (net: its node) */
     double footprint;          /* private bytes the rank touches in the call (cache model) */
 } scc_sim_prog_t;
 
@@ -24,6 +25,8 @@ typedef struct scc_sim_job {
     double block_bytes;        /* block b covers [b*bs, min((b+1)*bs, total)) */
     double total_bytes;
     int passes;                /* run each program this many times, one pass after another; 0 = 1 */
+    int copy;                  /* every message within a tile is copied through a slot, never
+                                  read single copy (the executor's reductions that fit a slot) */
 } scc_sim_job_t;
 
 typedef struct scc_sim_result {

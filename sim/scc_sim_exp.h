@@ -16,6 +16,12 @@ int scc_sim_exp_roots(const scc_sim_params_t *p, const char *dir);
  * thresholds, into scale<suffix>.md, thresholds<suffix>.md, scale<suffix>_<coll>.dat. */
 int scc_sim_exp_scale(const scc_sim_params_t *p, const char *dir, int max_side, const char *suffix);
 
+/* The cluster study (sim/params/cluster.conf): the schedules between nodes for 16 .. 1024
+ * nodes of 1, 8, 32 cores, 8 B .. 16 MB, into cluster.md, thresholds_cluster.md and
+ * cluster_<coll>.dat; with emulated (or NULL), issue 14's test bed on those parameters. */
+int scc_sim_exp_cluster(const scc_sim_params_t *p, const scc_sim_params_t *emulated,
+                        const char *dir);
+
 /* Modeled time of one call on the first n ranks of p's mesh (all when 0),
  * extrapolated beyond 256 blocks; NAN (and *failed set) when it cannot run. */
 double scc_sim_exp_time(const scc_sim_params_t *p, scc_coll_t coll, int alg, int root, double bytes,

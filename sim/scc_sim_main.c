@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scc_sim_cluster.h"
 #include "scc_sim_coll.h"
 #include "scc_sim_exp.h"
 #include "scc_sim_out.h"
@@ -22,6 +23,14 @@ static void usage(void)
             "  roots                           NoC_Msg bcast for every root\n"
             "  scale [SIDE [SUFFIX]]           meshes up to SIDE x SIDE tiles (default 32); files\n"
             "                                  scale<SUFFIX>.md, thresholds<SUFFIX>.md, ...\n"
+            "  crun COLL INTER BYTES [nodes=N] [cores=C] [root=R] [fanout=K] [nocma=1] [block=B]\n"
+            "       [maxb=M] [first=1]         model one call across nodes (COLL: bcast reduce\n"
+            "                                  allreduce barrier; INTER: binomial tree jia dopl\n"
+            "                                  ring butterfly dissem; first=1: leaders combine\n"
+            "                                  their node first; -p sim/params/cluster.conf)\n"
+            "  cluster [EMULATED]              the cluster study: cluster.md, thresholds_cluster.md;\n"
+            "                                  EMULATED: a file of parameters over -p's for the\n"
+            "                                  emulated test bed (sim/params/cluster-emulated.conf)\n"
             "  all                             pichler, patil, roots, scale\n");
 }
 
@@ -87,6 +96,79 @@ static int cmd_run(const scc_sim_params_t *p, int argc, char **argv)
     return rc ? 1 : 0;
 }
 
+static int cmd_crun(const scc_sim_params_t *p, int argc, char **argv)
+{
+    scc_sim_ccase_t c;
+    scc_sim_cluster_t cl;
+    scc_sim_cout_t o;
+    int nodes = 16, cores = 1, rc;
+    char b1[32], b2[32];
+
+    if (argc < 3) {
+        usage();
+        return 2;
+    }
+    memset(&c, 0, sizeof(c));
+    c.coll = SCC_COLL_COUNT;
+    c.inter = SCC_INTER_COUNT;
+    c.fanout = 2;
+    for (int k = 0; k < SCC_COLL_COUNT; ++k) {
+        if (0 == strcmp(argv[0], scc_coll_name((scc_coll_t) k))) {
+            c.coll = (scc_coll_t) k;
+        }
+    }
+    for (int k = 0; k < SCC_INTER_COUNT; ++k) {
+        if (0 == strcmp(argv[1], scc_inter_name((scc_inter_t) k))) {
+            c.inter = (scc_inter_t) k;
+        }
+    }
+    c.bytes = atof(argv[2]);
+    if (SCC_COLL_COUNT == c.coll || SCC_INTER_COUNT == c.inter) {
+        fprintf(stderr, "scc_sim: unknown collective or schedule between nodes\n");
+        return 2;
+    }
+    for (int i = 3; i < argc; ++i) {
+        const char *v = strchr(argv[i], '=');
+        if (NULL == v) {
+            usage();
+            return 2;
+        }
+        v++;
+        if (0 == strncmp(argv[i], "nodes=", 6)) {
+            nodes = atoi(v);
+        } else if (0 == strncmp(argv[i], "cores=", 6)) {
+            cores = atoi(v);
+        } else if (0 == strncmp(argv[i], "root=", 5)) {
+            c.root = atoi(v);
+        } else if (0 == strncmp(argv[i], "fanout=", 7)) {
+            c.fanout = atoi(v);
+        } else if (0 == strncmp(argv[i], "nocma=", 6)) {
+            c.no_cma = atoi(v);
+        } else if (0 == strncmp(argv[i], "block=", 6)) {
+            c.block_bytes = atof(v);
+        } else if (0 == strncmp(argv[i], "maxb=", 5)) {
+            c.max_blocks = atol(v);
+        } else if (0 == strncmp(argv[i], "first=", 6)) {
+            c.node_first = atoi(v);
+        } else {
+            usage();
+            return 2;
+        }
+    }
+    if (0 != scc_sim_cluster_init(&cl, nodes, cores)) {
+        fprintf(stderr, "scc_sim: bad cluster %d x %d\n", nodes, cores);
+        return 2;
+    }
+    rc = scc_sim_cluster_run(p, &cl, &c, &o);
+    printf("%s %s %.0f B on %d nodes x %d (grid %dx%d): %s (root %s)%s%s; blocks %u x %.0f B, "
+           "reads %ld\n", scc_coll_name(c.coll), scc_inter_name(c.inter), c.bytes, nodes, cores,
+           cl.nd.C, cl.nd.R, scc_sim_fmt_time(o.t, b1, sizeof(b1)),
+           scc_sim_fmt_time(o.t_root, b2, sizeof(b2)), o.extrapolated ? ", extrapolated" : "",
+           o.failed ? ", FAILED" : "", o.nblocks, o.block_bytes, o.gets);
+    scc_sim_cluster_free(&cl);
+    return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     scc_sim_params_t p;
@@ -120,6 +202,17 @@ int main(int argc, char **argv)
     }
     if (0 == strcmp(argv[i], "run")) {
         return cmd_run(&p, argc - i - 1, argv + i + 1);
+    }
+    if (0 == strcmp(argv[i], "cluster")) {
+        /* the emulated test bed: the same parameters, then the file's */
+        scc_sim_params_t em = p;
+        if (i + 1 < argc && 0 != scc_sim_params_load(&em, argv[i + 1])) {
+            return 2;
+        }
+        return scc_sim_exp_cluster(&p, i + 1 < argc ? &em : NULL, dir) ? 1 : 0;
+    }
+    if (0 == strcmp(argv[i], "crun")) {
+        return cmd_crun(&p, argc - i - 1, argv + i + 1);
     }
     if (0 == strcmp(argv[i], "pichler")) {
         return scc_sim_exp_pichler(&p, dir, i + 1 < argc && 0 == strcmp(argv[i + 1], "fit")) ? 1 : 0;

@@ -264,3 +264,28 @@ double scc_sim_line_shares(const scc_sim_params_t *p, double *port_free, double 
     }
     return de;
 }
+
+/* ---------------------------------------------------------------- cluster */
+
+double scc_sim_cma_get_ns(const scc_sim_params_t *p, double bytes, int reduce)
+{
+    return p->o_get + p->cma_o_get
+           + scc_sim_lines(p, bytes) * (p->cma_ns_b + (reduce ? p->reduce_ns_b : 0.0));
+}
+
+double scc_sim_net_book(const scc_sim_params_t *p, double *out_free, double *in_free, double t,
+                        double bytes, double *out_end)
+{
+    double ts = t, w = p->net_gap_ns + bytes * p->net_ns_b;
+
+    if (*out_free > ts) {
+        ts = *out_free;
+    }
+    if (*in_free - p->net_lat_ns > ts) {
+        ts = *in_free - p->net_lat_ns;
+    }
+    *out_free = ts + w;
+    *in_free = ts + p->net_lat_ns + w;
+    *out_end = ts + w;
+    return ts + p->net_lat_ns + w;
+}

@@ -108,4 +108,17 @@ double scc_sim_line_shares(const scc_sim_params_t *p, double *port_free, double 
                            double *link_busy, const int *route, int nl, const int *back, int nb,
                            double ds, double de, double bytes);
 
+/* Core time of a single-copy read (process_vm_readv) of bytes within a tile: overheads and
+ * the copy, plus the reduction when reduce is set. */
+double scc_sim_cma_get_ns(const scc_sim_params_t *p, double bytes, int reduce);
+
+/* One message of bytes over the network, ready to leave at t, from a node whose port is
+ * free to send from *out_free to one whose port is free to receive from *in_free.  A port
+ * carries one message at a time each way: the message starts when the sender's port is free
+ * and its receiver's will be when it arrives (lat later), holds both for gap + bytes * ns_b
+ * and moves them on.  Returns when its last byte has arrived; *out_end: when the sender's
+ * port is done with it (the send completes). */
+double scc_sim_net_book(const scc_sim_params_t *p, double *out_free, double *in_free, double t,
+                        double bytes, double *out_end);
+
 #endif /* SCC_SIM_MODEL_H */

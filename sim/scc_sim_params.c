@@ -43,6 +43,16 @@ static const param_desc_t descs[] = {
     P(mem_overlap, "non-blocking copies' misses: 0 in turn, 1 beside the MPB side, 2 gets' writes drain behind"),
     P(reduce_ns_b, "reduction arithmetic, ns per byte of operand"),
     P(flag_ns, "a flag write seen by its poller, excluding router hops, ns"),
+    P(cma_min, "within a tile: single copy from this many bytes (no put, no slot limit); 0: never"),
+    P(cma_ns_b, "single-copy read, ns per byte (instead of get_ns_b)"),
+    P(cma_o_get, "single-copy read: extra reader overhead per message, ns"),
+    P(net, "0: the mesh; 1: tiles are nodes and messages between tiles cross a network"),
+    P(net_lat_ns, "network: one-way latency per message, ns"),
+    P(net_ns_b, "network: a node port's ns per byte (1 / bandwidth)"),
+    P(net_gap_ns, "network: a node port's ns per message beyond its bytes"),
+    P(net_o_send, "network: sender core ns per message (one per reader on another node)"),
+    P(net_o_recv, "network: reader core ns per message"),
+    P(net_eager, "network: larger messages move only once the reader waits for them (rendezvous), bytes"),
 };
 #undef P
 #define NDESCS ((int) (sizeof(descs) / sizeof(descs[0])))

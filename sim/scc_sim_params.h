@@ -60,6 +60,20 @@ typedef struct scc_sim_params {
                                   blocking one, sync = 1, always takes them in turn) */
     double reduce_ns_b;        /* reduction arithmetic per byte of operand */
     double flag_ns;            /* a flag write seen by its poller, excluding router hops */
+    /* within a tile, single copy (process_vm_readv): the reader copies straight from the
+       sender's buffer, the sender copies nothing; 0 in the SCC preset (no single copy) */
+    double cma_min;            /* messages of this size and more go single copy; 0 = never */
+    double cma_ns_b;           /* a single-copy read, ns per byte (instead of get_ns_b) */
+    double cma_o_get;          /* a single-copy read's extra reader overhead (a system call) */
+    /* a cluster: each tile is a node, messages between tiles cross a network (net = 1);
+       each node has one network port, one message in and one out at a time */
+    double net;                /* 0: the mesh; 1: tiles are nodes on a network */
+    double net_lat_ns;         /* one-way latency of a message */
+    double net_ns_b;           /* a port's time per byte (1 / bandwidth) */
+    double net_gap_ns;         /* a port's time per message beyond its bytes */
+    double net_o_send;         /* sender core per message (one per reader on another node) */
+    double net_o_recv;         /* reader core per message */
+    double net_eager;          /* larger messages move once the reader is there (rendezvous) */
 } scc_sim_params_t;
 
 /* The SCC preset built into the program (the file sim/params/scc.conf repeats it

@@ -64,7 +64,7 @@ static double run(const scc_sim_params_t *p, int n, int X, int Y, const int *til
                   double block_bytes, double total, scc_sim_result_t *res)
 {
     scc_sim_prog_t progs[16];
-    scc_sim_job_t job;
+    scc_sim_job_t job = { 0 };
     memset(progs, 0, sizeof(progs));
     for (int r = 0; r < n; ++r) {
         progs[r].steps = b[r].steps;
@@ -352,7 +352,7 @@ static void test_failures(void)
     prog_buf_t b[2];
     int tiles[2] = { 0, 1 };
     scc_sim_prog_t progs[2];
-    scc_sim_job_t job;
+    scc_sim_job_t job = { 0 };
 
     simple_params(&p);
     p.sync = SCC_SIM_SYNC_BLOCKING;

@@ -155,6 +155,16 @@ static int leader_steps(scc_sched_t *s, const hctx_t *c)
             }
         }
     }
+    if (OP_ALLREDUCE == c->op && nloc > 0) {
+        /* an allreduce between leaders (a ring) needs blocks out of order and in every
+           round: combining each just before its first step would stall the whole ring on
+           every leader's node in turn (the cluster simulator: 2.68 s against 36.5 ms at 256
+           nodes of 32, 16 MB); the node's blocks are combined first */
+        while (red_upto < c->nblocks) {
+            local_reduce(s, nd, node, c->rank, red_upto, nred++);
+            done[red_upto++] = 1;
+        }
+    }
     for (long i = 0; i < t.nsteps; ++i) {
         const scc_step_t *st = &t.steps[i];
         int peer = st->peer, flags = st->flags;

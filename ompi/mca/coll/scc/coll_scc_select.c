@@ -97,8 +97,9 @@ void scc_select_params_default(scc_select_params_t *p)
     p->tree_max = 8192;
     p->direct_min = 1048576;
     p->dopl_min = 8192;
-    p->nodes_jia_min = 65536;
-    p->nodes_ring_min = 262144;
+    /* sim/results/thresholds_cluster.md: the smallest worst loss over 3..1024 nodes */
+    p->nodes_jia_min = 32768;
+    p->nodes_ring_min = 2097152;
     p->unavailable = 0;
 }
 

@@ -343,11 +343,18 @@ static inline void scc_pause(const scc_xport_t *x, unsigned *spins)
         scc_cpu_relax();
         return;
     }
-    if (0 == (*spins & 15) || x->yield) {
-        opal_progress();
-    }
     if (x->yield) {
-        scc_yield();
+        /* oversubscribed: progress and yield on alternate turns, so that what progress
+           brought is seen before the core is given away */
+        if (*spins & 1) {
+            opal_progress();
+        } else {
+            scc_yield();
+        }
+        return;
+    }
+    if (0 == (*spins & 15)) {
+        opal_progress();
     }
 }
 

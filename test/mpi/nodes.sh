@@ -17,7 +17,7 @@ agent="$SCC_SRCDIR/test/mpi/scc_node_agent.sh"
 matrix="$SCC_BUILDDIR/test/mpi/scc_matrix"
 colls="$SCC_BUILDDIR/test/mpi/scc_colls"
 : "${SCC_TIMEOUT:=600}"
-node_algs="fallback,tree,jia,dopl,nocmsg,ring,dissem"
+node_algs="fallback,tree,jia,dopl,nocmsg,ring,butterfly,dissem"
 node_colls="bcast,barrier,reduce,allreduce,allgather,reduce_scatter_block"
 
 # Open MPI 5's launcher (PRRTE) names its options otherwise, keeps its out-of-band channel

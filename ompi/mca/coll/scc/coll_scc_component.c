@@ -295,6 +295,12 @@ int mca_coll_scc_register_params(void)
             "multiple-message schedule between the nodes' leaders, smaller ones a binomial "
             "tree (each leader forwards every block to its node as it arrives)",
             &cs->nodes_jia_min, d.nodes_jia_min);
+        scc_reg_bytes("nodes_tree_min",
+            "Communicators across nodes: allreduce below this many bytes reduces within each "
+            "node, runs a butterfly (recursive doubling) between the nodes' leaders and hands "
+            "the result back; from here it reduces and broadcasts by binomial trees between the "
+            "leaders",
+            &cs->nodes_tree_min, d.nodes_tree_min);
         scc_reg_bytes("nodes_ring_min",
             "Communicators across nodes: allreduce of this many bytes or more reduces within "
             "each node, runs a ring between the nodes' leaders and hands the result back; "

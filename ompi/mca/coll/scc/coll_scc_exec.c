@@ -84,6 +84,7 @@ int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_e
     scc_ahead_t ahead = { 0 };
     int rc = OMPI_SUCCESS;
 
+    x->send_copy = 0 != (s->flags & SCC_SCHED_F_SEND_COPY);
     for (long i = 0; i < s->nsteps && OMPI_SUCCESS == rc; ++i) {
         const scc_step_t *st = &s->steps[i];
         size_t off, len;
@@ -121,6 +122,7 @@ int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_e
             rc = OMPI_ERR_BAD_PARAM;
         }
     }
+    x->send_copy = false;
     /* an error leaves posted receives behind: they must not outlive the call */
     while (ahead.n > 0) {
         scc_pml_cancel(x, ahead.slot[ahead.head]);

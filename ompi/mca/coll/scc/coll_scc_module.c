@@ -267,9 +267,8 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
     /* the table: what the topology asks for, among what the transport can run */
     if (SCC_TOPO_NODES == m->topo.kind) {
         /* across nodes the schedules run over both memories; the dissemination barrier
-           is a schedule there too.  A butterfly changes a block right after sending it,
-           which a message still on its way to another node must not see */
-        m->unavail = (1u << SCC_ALG_FLAT) | (1u << SCC_ALG_BUTTERFLY);
+           is a schedule there too */
+        m->unavail = 1u << SCC_ALG_FLAT;
     } else {
         m->unavail = scc_xport_shared_all(m->xp) ? 0 : SCC_ALGS_NEED_SHARED;
     }

@@ -66,6 +66,7 @@ static int scc_generate_nodes(mca_coll_scc_module_t *m, int me, scc_coll_t c, sc
     case SCC_ALG_JIA: h.inter = SCC_INTER_JIA; break;
     case SCC_ALG_DOPL: h.inter = SCC_INTER_DOPL; break;
     case SCC_ALG_RING: h.inter = SCC_INTER_RING; break;
+    case SCC_ALG_BUTTERFLY: h.inter = SCC_INTER_BUTTERFLY; break;
     case SCC_ALG_DISSEM: h.inter = SCC_INTER_DISSEM; break;
     default: h.inter = SCC_INTER_COUNT; break;
     }

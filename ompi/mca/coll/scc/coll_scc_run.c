@@ -183,11 +183,6 @@ int mca_coll_scc_allreduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
        rank 0 and broadcasts back */
     p = scc_reduce_plan(m, SCC_ALG_TREE == a ? SCC_COLL_REDUCE : SCC_COLL_ALLREDUCE, a, root,
                         count, dtype, op, &b);
-    /* a butterfly changes a block right after sending it: the message must be a copy,
-       which point-to-point sends from the buffer are not */
-    if (NULL != p && (p->s.flags & SCC_SCHED_F_SEND_COPY) && !scc_xport_shared_all(x)) {
-        return OMPI_ERR_NOT_AVAILABLE;
-    }
     if (NULL != p && SCC_ALG_TREE == a) {
         q = mca_coll_scc_plan(m, SCC_COLL_BCAST, a, root, scc_nblocks(b.total, b.bs));
     }

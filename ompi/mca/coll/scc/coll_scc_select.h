@@ -66,8 +66,10 @@ typedef struct scc_select_params {
     size_t dopl_min;            /* mesh and domains: bcast from this on runs DOPL */
     size_t nodes_jia_min;       /* nodes: bcast from this on runs Jia between the leaders
                                    (binomial below) */
+    size_t nodes_tree_min;      /* nodes: allreduce from this on reduces and broadcasts by
+                                   binomial trees between the leaders (a butterfly below) */
     size_t nodes_ring_min;      /* nodes: allreduce from this on runs the ring between the
-                                   leaders (reduce and bcast by binomial trees below) */
+                                   leaders */
     uint32_t unavailable;       /* bit (1 << alg): algorithms that cannot run on this
                                    communicator (not built, no transport): the table
                                    puts a schedule there instead of a direct algorithm

@@ -806,6 +806,7 @@ void mca_coll_scc_topo_table(const scc_topo_t *t, uint32_t unavailable, scc_sele
     p.direct_min = cs->direct_min;
     p.dopl_min = cs->dopl_min;
     p.nodes_jia_min = cs->nodes_jia_min;
+    p.nodes_tree_min = cs->nodes_tree_min;
     p.nodes_ring_min = cs->nodes_ring_min;
     p.unavailable = unavailable;
     st.kind = t->kind;

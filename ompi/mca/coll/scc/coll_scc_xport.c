@@ -505,6 +505,10 @@ static void scc_xport_free(scc_xport_t *x)
     for (int i = 0; i < SCC_PML_AHEAD; ++i) {
         free(x->ahead[i].buf);
     }
+    for (int i = 0; i < x->copies_cap; ++i) {
+        free(x->copies[i].buf);
+    }
+    free(x->copies);
     free(x->remote);
     free(x);
 }

@@ -145,6 +145,12 @@ typedef struct scc_xport {
     int pml_tag;                    /* the collective tag of the running call */
     struct ompi_request_t **reqs;   /* sends posted in the running call */
     int nreqs, reqs_cap;
+    bool send_copy;                 /* the running schedule changes blocks it just sent */
+    struct scc_pml_copy {           /* messages sent from copies (send_copy), kept */
+        void *buf;
+        size_t cap;
+    } *copies;
+    int ncopies, copies_cap;
     struct scc_pml_ahead {          /* receives posted ahead of their steps */
         struct ompi_request_t *req;
         void *buf;                  /* a reduction's message lands here */

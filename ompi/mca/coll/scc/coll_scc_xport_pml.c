@@ -30,6 +30,33 @@ int scc_pml_send(scc_xport_t *x, const void *buf, size_t len, int nreaders, cons
         x->reqs = r;
         x->reqs_cap = cap;
     }
+    if (x->send_copy && len > 0 && nreaders > 0) {
+        /* the schedule changes the block right after sending it (a butterfly): the message
+           goes from a copy, kept until the call ends (the copies are reused call to call) */
+        struct scc_pml_copy *c;
+        if (x->ncopies == x->copies_cap) {
+            int cap = 2 * x->copies_cap + 8;
+            struct scc_pml_copy *p = realloc(x->copies, cap * sizeof(*p));
+            if (NULL == p) {
+                return MPI_ERR_NO_MEM;
+            }
+            memset(p + x->copies_cap, 0, (cap - x->copies_cap) * sizeof(*p));
+            x->copies = p;
+            x->copies_cap = cap;
+        }
+        c = &x->copies[x->ncopies];
+        if (len > c->cap) {
+            void *p = realloc(c->buf, len);
+            if (NULL == p) {
+                return MPI_ERR_NO_MEM;
+            }
+            c->buf = p;
+            c->cap = len;
+        }
+        memcpy(c->buf, buf, len);
+        buf = c->buf;
+        x->ncopies++;
+    }
     for (int i = 0; i < nreaders; ++i) {
         int rc = MCA_PML_CALL(isend((void *) buf, len, MPI_BYTE, readers[i], x->pml_tag,
                                     MCA_PML_BASE_SEND_STANDARD, x->comm,
@@ -191,6 +218,7 @@ void scc_pml_end(scc_xport_t *x)
         (void) scc_pml_wait(x, &x->reqs[i], MPI_STATUS_IGNORE);
     }
     x->nreqs = 0;
+    x->ncopies = 0;
 }
 
 int mca_coll_scc_xport_pml_attach(scc_xport_t *x, mca_coll_scc_module_t *m,

@@ -1,5 +1,6 @@
 /* coll_scc_component.c: the component structure, its MCA parameters and its open/close. */
 #include "coll_scc.h"
+#include "coll_scc_trace.h"
 #include "coll_scc_agree.h"
 #include "coll_scc_param.h"
 #include "coll_scc_record.h"
@@ -327,5 +328,6 @@ int mca_coll_scc_register_params(void)
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->cma_block);
     (void) mca_coll_scc_agree_register_params();
+    (void) mca_coll_scc_trace_register_params();
     return mca_coll_scc_xport_register_params();
 }

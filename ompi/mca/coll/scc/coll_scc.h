@@ -40,6 +40,7 @@ typedef struct mca_coll_scc_component_t {
     char *tree_fanout;                  /* "auto" or fan-outs per level, "4,4,3" */
     int dopl_chunks;                    /* DOPL: pipeline chunks per part */
     int cma_block;                      /* schedules: block bytes when moving single-copy */
+    int rsag_min;                       /* direct allreduce: pipelined rounds from here */
 
     /* transports (coll_scc_xport.c) */
     int transport;                      /* scc_xport_kind_t, SCC_XPORT_NONE = auto */

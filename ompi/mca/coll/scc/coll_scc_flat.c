@@ -51,9 +51,8 @@ static inline size_t scc_npieces(const scc_xport_t *x, size_t bytes)
     return (bytes + x->slot_size - 1) / x->slot_size;
 }
 
-/* acc = p[0] op (p[1] op (... op p[n-1])) over count elements. */
-static void scc_combine(struct ompi_op_t *op, const char **p, int n, char *acc, size_t count,
-                        struct ompi_datatype_t *dtype)
+void scc_combine(struct ompi_op_t *op, const char **p, int n, char *acc, size_t count,
+                 struct ompi_datatype_t *dtype)
 {
     size_t sz;
 
@@ -281,7 +280,13 @@ int mca_coll_scc_allreduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char
     ompi_datatype_type_size(dtype, &dtsize);
     scc_xport_begin(x);
     if (!scc_single_copy_reduce(x, count * dtsize)) {
-        rc = scc_reduce_slots(m, sbuf, rbuf, count, dtype, op, -1);
+        int rmin = mca_coll_scc_component.rsag_min;
+        if (rmin > 0 && count * dtsize >= (size_t) rmin
+            && mca_coll_scc_rsag_fits(x, count, dtsize)) {
+            rc = mca_coll_scc_allreduce_rsag(m, sbuf, rbuf, count, dtype, op);
+        } else {
+            rc = scc_reduce_slots(m, sbuf, rbuf, count, dtype, op, -1);
+        }
         scc_xport_end(x);
         return rc;
     }

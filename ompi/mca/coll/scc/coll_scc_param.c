@@ -42,6 +42,8 @@ const scc_param_rule_t scc_param_rules[SCC_PARAM_COUNT] = {
     /* 0 never, else bytes: below a page a read per peer costs more than it moves (and
        the direct reductions' single-copy path failed on vectors shorter than the ranks) */
     [SCC_PARAM_CMA_REDUCE_MIN] = { "coll_scc_cma_reduce_min", 4096, INT_MAX, 0, 1, NULL },
+    /* 0 never, else bytes */
+    [SCC_PARAM_RSAG_MIN] = { "coll_scc_rsag_min", 1, INT_MAX, 0, 1, NULL },
 };
 
 long scc_param_fix(const scc_param_rule_t *r, long v, char *why, size_t len)

@@ -28,6 +28,7 @@ typedef enum {
     SCC_PARAM_CMA,
     SCC_PARAM_CMA_MIN,
     SCC_PARAM_CMA_REDUCE_MIN,
+    SCC_PARAM_RSAG_MIN,
     SCC_PARAM_COUNT
 } scc_param_id_t;
 

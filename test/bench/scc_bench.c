@@ -23,7 +23,11 @@
  *
  * Output on rank 0, one line per measurement (lines starting with '#' are comments):
  *   collective alg root bytes median_us min_us max_us spread_pct iterations status
- * alg is "auto" unless algorithms are forced (-a); root is "-" for unrooted collectives. */
+ * alg is "auto" unless algorithms are forced (-a); root is "-" for unrooted collectives.
+ *
+ * "memcpy" (only when -c names it) is no collective: every process copies its send buffer into
+ * its receive buffer, timed and checked as the collectives are -- the floor of the copies a
+ * collective makes, measured in the same run on the same buffers. */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,11 +37,11 @@
 #include <unistd.h>
 
 enum { C_BCAST, C_BARRIER, C_REDUCE, C_ALLREDUCE, C_ALLTOALL, C_ALLTOALLV, C_GATHER, C_SCATTER,
-       C_ALLGATHER, C_REDUCE_SCATTER_BLOCK, C_COUNT };
+       C_ALLGATHER, C_REDUCE_SCATTER_BLOCK, C_MEMCPY, C_COUNT };
 
 static const char *const coll_names[C_COUNT] = {
     "bcast", "barrier", "reduce", "allreduce", "alltoall", "alltoallv", "gather", "scatter",
-    "allgather", "reduce_scatter_block"
+    "allgather", "reduce_scatter_block", "memcpy"
 };
 
 #define MAX_SIZES 64
@@ -214,6 +218,7 @@ static void sizes_of(meas_t *m)
     case C_ALLTOALLV: m->sn = n * c; m->rn = n * c; break;
     case C_GATHER:
     case C_ALLGATHER: m->sn = c;     m->rn = n * c; break;
+    case C_MEMCPY:    m->sn = c;     m->rn = c;     break;
     case C_SCATTER:
     case C_REDUCE_SCATTER_BLOCK: m->sn = n * c; m->rn = c; break;
     }
@@ -274,6 +279,8 @@ static int32_t expected(const meas_t *m, size_t o)
             sum += src(q, (size_t) rank * c + k);
         }
         return sum;
+    case C_MEMCPY:
+        return src(rank, o);
     }
     return 0;
 }
@@ -311,6 +318,9 @@ static void run_coll(const meas_t *m)
         break;
     case C_REDUCE_SCATTER_BLOCK:
         MPI_Reduce_scatter_block(sbuf, rbuf, c, MPI_INT, MPI_SUM, m->comm);
+        break;
+    case C_MEMCPY:
+        memcpy(rbuf, sbuf, (size_t) c * sizeof(int32_t));
         break;
     }
 }
@@ -646,7 +656,8 @@ static void usage(void)
         fprintf(stderr,
 "usage: scc_bench [options]\n"
 "  -c LIST   collectives, comma-separated (default: all of bcast,barrier,reduce,allreduce,\n"
-"            alltoall,alltoallv,gather,scatter,allgather,reduce_scatter_block)\n"
+"            alltoall,alltoallv,gather,scatter,allgather,reduce_scatter_block); memcpy, named\n"
+"            only: each process copies its buffer of that size, the floor of a copy\n"
 "  -m MIN:MAX  sizes in bytes, powers of two from MIN to MAX (default 4:4M)\n"
 "  -s LIST   sizes in bytes, comma-separated, K and M suffixes (multiples of 4)\n"
 "  -r LIST   roots of bcast, reduce, gather, scatter, comma-separated; 'last' = np-1 (default 0)\n"
@@ -729,7 +740,7 @@ static int parse_args(int argc, char **argv)
         return -1;
     }
     if (!have_colls) {
-        for (int c = 0; c < C_COUNT; ++c) want_coll[c] = 1;
+        for (int c = 0; c < C_MEMCPY; ++c) want_coll[c] = 1;
     }
     if (0 == nsizes) {
         for (size_t s = lo; s <= hi; s *= 2) sizes[nsizes++] = s;
@@ -807,7 +818,7 @@ int main(int argc, char **argv)
         alg_t algs[MAX_ALGS];
         char pname[96];
         int na, saved = 0, others = 0;
-        if (!want_coll[coll]) {
+        if (!want_coll[coll] || C_MEMCPY == coll) {
             continue;
         }
         na = algorithms_of(coll, algs);
@@ -840,7 +851,7 @@ int main(int argc, char **argv)
         if (!want_coll[coll]) {
             continue;
         }
-        if (NULL == alg_list) {
+        if (NULL == alg_list || C_MEMCPY == coll) {
             MPI_Comm comm;
             MPI_Comm_dup(MPI_COMM_WORLD, &comm);
             run_collective(coll, comm, "auto");

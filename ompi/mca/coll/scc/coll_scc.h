@@ -41,6 +41,7 @@ typedef struct mca_coll_scc_component_t {
     char *tree_fanout;                  /* "auto" or fan-outs per level, "4,4,3" */
     int dopl_chunks;                    /* DOPL: pipeline chunks per part */
     int cma_block;                      /* schedules: block bytes when moving single-copy */
+    int rsag_min;                       /* direct allreduce: pipelined rounds from here */
 
     /* transports (coll_scc_xport.c) */
     int transport;                      /* scc_xport_kind_t, SCC_XPORT_NONE = auto */
@@ -116,6 +117,8 @@ typedef struct mca_coll_scc_module_t {
     /* the collective of the running call and the algorithm picked (diagnostics) */
     scc_coll_t cur_coll;
     scc_alg_t cur_alg;
+    size_t cur_bytes;                   /* its bytes, as the table counts them (trace) */
+    struct scc_trace *trace;            /* the per-phase trace, NULL when off */
 } mca_coll_scc_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_scc_module_t);
@@ -158,6 +161,9 @@ static inline scc_alg_t mca_coll_scc_pick(mca_coll_scc_module_t *m, scc_coll_t c
 {
     int f = mca_coll_scc_component.force[c];
     m->cur_coll = c;
+#if defined(SCC_TRACE) && SCC_TRACE
+    m->cur_bytes = bytes;
+#endif
     if (OPAL_UNLIKELY(SCC_ALG_AUTO != f)) {
         m->cur_alg = scc_alg_valid(c, (scc_alg_t) f) && !(m->unavail & (1u << f))
                          ? (scc_alg_t) f : SCC_ALG_FALLBACK;

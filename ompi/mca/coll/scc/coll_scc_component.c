@@ -1,5 +1,6 @@
 /* coll_scc_component.c: the component structure, its MCA parameters and its open/close. */
 #include "coll_scc.h"
+#include "coll_scc_trace.h"
 #include "coll_scc_agree.h"
 #include "coll_scc_param.h"
 #include "coll_scc_record.h"
@@ -119,6 +120,7 @@ static void scc_check_params(void)
         [SCC_PARAM_CMA_MIN] = &cs->cma_min,
         [SCC_PARAM_CMA_REDUCE_MIN] = &cs->cma_reduce_min,
         [SCC_PARAM_NODES_BLOCK] = &cs->nodes_block,
+        [SCC_PARAM_RSAG_MIN] = &cs->rsag_min,
     };
     char why[320], given[64], used[64];
     int fanout[8], n;
@@ -339,6 +341,14 @@ int mca_coll_scc_register_params(void)
         "keeps slot-sized blocks",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->cma_block);
+    cs->rsag_min = 4096;
+    (void) mca_base_component_var_register(c, "rsag_min",
+        "The direct allreduce through the slots (where it does not go single-copy): from this "
+        "many bytes a reduce-scatter and an allgather in pipelined rounds, each rank combining "
+        "its 1/n of the vector; below, every rank combines all of it (0: never)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &cs->rsag_min);
     (void) mca_coll_scc_agree_register_params();
+    (void) mca_coll_scc_trace_register_params();
     return mca_coll_scc_xport_register_params();
 }

@@ -180,7 +180,8 @@ int mca_coll_scc_exec_pairs(mca_coll_scc_module_t *m, const scc_plan_t *p,
             for (uint32_t j = 0; j < st->nblocks; ++j) {
                 long e = st->block + j;
                 size_t len = scc_piece_len(scc_pair_size(b, s->list[e]), k, piece);
-                memcpy(slot + at, scc_pair_at(p, b, e) + k * piece, len);
+                SCC_TRACED(SCC_PH_COPY, len,
+                           memcpy(slot + at, scc_pair_at(p, b, e) + k * piece, len));
                 at += len;
             }
             scc_xport_send_publish(x, tag, bytes, st->nreaders);
@@ -193,7 +194,8 @@ int mca_coll_scc_exec_pairs(mca_coll_scc_module_t *m, const scc_plan_t *p,
                 for (uint32_t j = 0; j < st->nblocks; ++j) {
                     long e = st->block + j;
                     size_t len = scc_piece_len(scc_pair_size(b, s->list[e]), k, piece);
-                    memcpy(scc_pair_at(p, b, e) + k * piece, data + at, len);
+                    SCC_TRACED(SCC_PH_COPY, len,
+                               memcpy(scc_pair_at(p, b, e) + k * piece, data + at, len));
                     at += len;
                 }
             }

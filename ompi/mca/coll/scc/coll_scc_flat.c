@@ -51,21 +51,22 @@ static inline size_t scc_npieces(const scc_xport_t *x, size_t bytes)
     return (bytes + x->slot_size - 1) / x->slot_size;
 }
 
-/* acc = p[0] op (p[1] op (... op p[n-1])) over count elements. */
-static void scc_combine(struct ompi_op_t *op, const char **p, int n, char *acc, size_t count,
-                        struct ompi_datatype_t *dtype)
+void scc_combine(struct ompi_op_t *op, const char **p, int n, char *acc, size_t count,
+                 struct ompi_datatype_t *dtype)
 {
+    size_t sz;
+
+    ompi_datatype_type_size(dtype, &sz);
     if (1 == n) {
         if (acc != p[0]) {
-            size_t sz;
-            ompi_datatype_type_size(dtype, &sz);
-            memcpy(acc, p[0], count * sz);
+            SCC_TRACED(SCC_PH_COPY, count * sz, memcpy(acc, p[0], count * sz));
         }
         return;
     }
     scc_reduce3(op, p[n - 2], p[n - 1], acc, count, dtype);
     for (int i = n - 3; i >= 0; --i) {
-        ompi_op_reduce(op, (void *) p[i], acc, count, dtype);
+        SCC_TRACED(SCC_PH_COMBINE, count * sz,
+                   ompi_op_reduce(op, (void *) p[i], acc, count, dtype));
     }
 }
 
@@ -78,7 +79,7 @@ static int scc_recv_single(scc_xport_t *x, int peer, uint32_t tag, void *buf, si
         /* not a single shared-memory message of that length: the general path */
         return scc_xport_recv(x, peer, tag, buf, len);
     }
-    memcpy(buf, scc_xport_data(x, peer, tag, h), len);
+    SCC_TRACED(SCC_PH_COPY, len, memcpy(buf, scc_xport_data(x, peer, tag, h), len));
     scc_xport_release_later(x, peer, tag);
     return OMPI_SUCCESS;
 }
@@ -162,7 +163,7 @@ static int scc_reduce_slots(mca_coll_scc_module_t *m, const char *sbuf, char *ou
             if (NULL == keep) {
                 rc = SCC_ERR_NO_MEM;
             } else {
-                memcpy(keep, sbuf + off, cnt * dtsize);
+                SCC_TRACED(SCC_PH_COPY, cnt * dtsize, memcpy(keep, sbuf + off, cnt * dtsize));
                 x->pv[me] = keep;
             }
         }
@@ -219,12 +220,12 @@ static int scc_rs_cma(mca_coll_scc_module_t *m, const char *sbuf, size_t first, 
         if (sbuf == out - first * dtsize || sbuf + off == acc) {
             /* my input and my result overlap: keep my piece before it is overwritten */
             mine = bounce + len;
-            memcpy(mine, sbuf + off, len);
+            SCC_TRACED(SCC_PH_COPY, len, memcpy(mine, sbuf + off, len));
         }
         /* acc = v(n-1), then v(i) op acc downwards */
         if (n - 1 == me) {
             if (acc != sbuf + off) {
-                memcpy(acc, mine ? mine : sbuf + off, len);
+                SCC_TRACED(SCC_PH_COPY, len, memcpy(acc, mine ? mine : sbuf + off, len));
             }
         } else {
             rc = scc_xport_read(x, n - 1, hdrs[n - 1], off, acc, len);
@@ -237,7 +238,7 @@ static int scc_rs_cma(mca_coll_scc_module_t *m, const char *sbuf, size_t first, 
                 rc = scc_xport_read(x, i, hdrs[i], off, bounce, len);
                 src = bounce;
             }
-            ompi_op_reduce(op, (void *) src, acc, k, dtype);
+            SCC_TRACED(SCC_PH_COMBINE, len, ompi_op_reduce(op, (void *) src, acc, k, dtype));
         }
     }
     return rc;
@@ -279,7 +280,13 @@ int mca_coll_scc_allreduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char
     ompi_datatype_type_size(dtype, &dtsize);
     scc_xport_begin(x);
     if (!scc_single_copy_reduce(x, count * dtsize)) {
-        rc = scc_reduce_slots(m, sbuf, rbuf, count, dtype, op, -1);
+        int rmin = mca_coll_scc_component.rsag_min;
+        if (rmin > 0 && count * dtsize >= (size_t) rmin
+            && mca_coll_scc_rsag_fits(x, count, dtsize)) {
+            rc = mca_coll_scc_allreduce_rsag(m, sbuf, rbuf, count, dtype, op);
+        } else {
+            rc = scc_reduce_slots(m, sbuf, rbuf, count, dtype, op, -1);
+        }
         scc_xport_end(x);
         return rc;
     }
@@ -455,6 +462,7 @@ static void scc_arrivals_init(scc_arrivals_t *a, scc_xport_t *x, uint32_t tag)
 static int scc_arrivals_next(scc_xport_t *x, scc_arrivals_t *a)
 {
     unsigned spins = 0;
+    SCC_TRACE_T0(t0);
 
     if (0 == a->left) {
         return -1;
@@ -466,6 +474,9 @@ static int scc_arrivals_next(scc_xport_t *x, scc_arrivals_t *a)
                 && NULL != (a->hdrs[i] = scc_xport_test(x, i, a->tag))) {
                 a->next = (i + 1) % x->size;
                 a->left--;
+                if (spins > 0) {
+                    SCC_TRACE_ADD(t0, SCC_PH_WAIT, 0);
+                }
                 return i;
             }
         }
@@ -488,7 +499,8 @@ static int scc_take_arrivals(scc_xport_t *x, uint32_t tag, size_t off, char *dst
         } else if (SCC_MSG_CMA == a.hdrs[i]->kind) {
             rc = scc_xport_read(x, i, a.hdrs[i], off, to, len);
         } else {
-            memcpy(to, scc_xport_data(x, i, tag, a.hdrs[i]) + off, len);
+            SCC_TRACED(SCC_PH_COPY, len,
+                       memcpy(to, scc_xport_data(x, i, tag, a.hdrs[i]) + off, len));
         }
         scc_xport_release_read(x, i, a.tag, a.hdrs[i]);
     }
@@ -514,7 +526,7 @@ int mca_coll_scc_gather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *r
         }
     } else {
         if (NULL != sbuf && sbuf != rbuf + (size_t) root * bytes) {
-            memcpy(rbuf + (size_t) root * bytes, sbuf, bytes);
+            SCC_TRACED(SCC_PH_COPY, bytes, memcpy(rbuf + (size_t) root * bytes, sbuf, bytes));
         }
         if (scc_single_copy_blocks(x, bytes) || bytes <= x->slot_size) {
             rc = scc_take_arrivals(x, 0, 0, rbuf, bytes);
@@ -549,7 +561,7 @@ int mca_coll_scc_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf, char *
                      ? scc_xport_expose(x, 0, sbuf, total, n - 1, NULL, 0)
                      : scc_xport_send(x, 0, sbuf, total, n - 1, false, NULL);
             if (NULL != rbuf && rbuf != sbuf + (size_t) root * bytes) {
-                memcpy(rbuf, sbuf + (size_t) root * bytes, bytes);
+                SCC_TRACED(SCC_PH_COPY, bytes, memcpy(rbuf, sbuf + (size_t) root * bytes, bytes));
             }
         } else {
             scc_msg_hdr_t *h = scc_xport_wait(x, root, 0);
@@ -558,7 +570,9 @@ int mca_coll_scc_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf, char *
             } else if (h->len != total) {
                 rc = MPI_ERR_TRUNCATE;
             } else {
-                memcpy(rbuf, scc_xport_data(x, root, 0, h) + (size_t) x->rank * bytes, bytes);
+                SCC_TRACED(SCC_PH_COPY, bytes,
+                           memcpy(rbuf, scc_xport_data(x, root, 0, h)
+                                            + (size_t) x->rank * bytes, bytes));
             }
             scc_xport_release_read(x, root, 0, h);
         }
@@ -579,7 +593,7 @@ int mca_coll_scc_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf, char *
             }
         }
         if (x->rank == root && NULL != rbuf && rbuf != sbuf + (size_t) root * bytes) {
-            memcpy(rbuf, sbuf + (size_t) root * bytes, bytes);
+            SCC_TRACED(SCC_PH_COPY, bytes, memcpy(rbuf, sbuf + (size_t) root * bytes, bytes));
         }
     }
     scc_xport_end(x);
@@ -599,12 +613,12 @@ int mca_coll_scc_allgather_flat(mca_coll_scc_module_t *m, const char *sbuf, char
            my own copy into rbuf overlaps their reads */
         scc_xport_expose(x, 0, sbuf, bytes, n - 1, NULL, 0);
         if (sbuf != rbuf + (size_t) me * bytes) {
-            memcpy(rbuf + (size_t) me * bytes, sbuf, bytes);
+            SCC_TRACED(SCC_PH_COPY, bytes, memcpy(rbuf + (size_t) me * bytes, sbuf, bytes));
         }
         rc = scc_take_arrivals(x, 0, 0, rbuf, bytes);
     } else {
         if (sbuf != rbuf + (size_t) me * bytes) {
-            memcpy(rbuf + (size_t) me * bytes, sbuf, bytes);
+            SCC_TRACED(SCC_PH_COPY, bytes, memcpy(rbuf + (size_t) me * bytes, sbuf, bytes));
         }
         /* pieces: everyone reads piece k of every rank before piece k + 1 of any */
         size_t npieces = scc_npieces(x, bytes);
@@ -642,7 +656,8 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
         } else {
             rc = scc_xport_send(x, 0, sbuf, total, n - 1, false, NULL);
         }
-        memcpy(rbuf + (size_t) me * bytes, sbuf + (size_t) me * bytes, bytes);
+        SCC_TRACED(SCC_PH_COPY, bytes,
+                   memcpy(rbuf + (size_t) me * bytes, sbuf + (size_t) me * bytes, bytes));
         if (OMPI_SUCCESS == rc) {
             rc = scc_take_arrivals(x, 0, (size_t) me * bytes, rbuf, bytes);
         }
@@ -651,7 +666,8 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
            receives from me - j, so no rank ever has more than one message unread by a
            rank that waits for it (a round of n - 1 sends could exceed the slots) */
         size_t npieces = scc_npieces(x, bytes);
-        memcpy(rbuf + (size_t) me * bytes, sbuf + (size_t) me * bytes, bytes);
+        SCC_TRACED(SCC_PH_COPY, bytes,
+                   memcpy(rbuf + (size_t) me * bytes, sbuf + (size_t) me * bytes, bytes));
         for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
             size_t off = k * x->slot_size, len = scc_min(x->slot_size, bytes - off);
             for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {

@@ -30,6 +30,15 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
 int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
                                 const size_t *sbytes, const size_t *soff, char *rbuf,
                                 const size_t *rbytes, const size_t *roff);
+/* acc = p[0] op (p[1] op (... op p[n-1])) over count elements (acc may be p[n-1]). */
+void scc_combine(struct ompi_op_t *op, const char **p, int n, char *acc, size_t count,
+                 struct ompi_datatype_t *dtype);
+/* allreduce by reduce-scatter and allgather through the slots (coll_scc_rsag.c), where
+ * mca_coll_scc_rsag_fits says the slots can hold its rounds */
+bool mca_coll_scc_rsag_fits(const scc_xport_t *x, size_t count, size_t dtsize);
+int mca_coll_scc_allreduce_rsag(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                                size_t count, struct ompi_datatype_t *dtype,
+                                struct ompi_op_t *op);
 /* m-way dissemination barrier on per-rank flag lines (radix: x->bar_radix) */
 int mca_coll_scc_barrier_dissem(mca_coll_scc_module_t *m);
 /* a flag tree over the module's k-ary tree, rooted at rank 0 (which leaves first) */

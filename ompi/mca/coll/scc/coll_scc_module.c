@@ -8,6 +8,7 @@
 #include "coll_scc_exec.h"
 #include "coll_scc_flat.h"
 #include "coll_scc_record.h"
+#include "coll_scc_trace.h"
 #include "coll_scc_xport.h"
 
 #include "ompi/communicator/communicator.h"
@@ -35,6 +36,8 @@ static void scc_module_construct(mca_coll_scc_module_t *m)
     m->nlevels = 0;
     m->center = 0;
     m->unavail = 0;
+    m->cur_bytes = 0;
+    m->trace = NULL;
     memset(&m->topo, 0, sizeof(m->topo));
     memset(&m->select, 0, sizeof(m->select));
 }
@@ -79,6 +82,7 @@ static void scc_module_destruct(mca_coll_scc_module_t *m)
     if (!m->disabled) {
         scc_report_calls(m);
     }
+    mca_coll_scc_trace_report(m);
     mca_coll_scc_xport_detach(m);
     mca_coll_scc_plans_free(m);
     free(m->children);
@@ -191,6 +195,9 @@ mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm
 #define SCC_SET_FN(name, id) SCC_COLL_PROVIDE(&m->super, name, mca_coll_scc_##name);
     SCC_FOREACH_COLL(SCC_SET_FN)
 #undef SCC_SET_FN
+    if (mca_coll_scc_trace_enabled()) {
+        mca_coll_scc_trace_install(m);
+    }
     return &m->super;
 }
 
@@ -288,6 +295,7 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
 void mca_coll_scc_teardown(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
 {
     scc_report_calls(m);
+    mca_coll_scc_trace_report(m);   /* the per-phase trace, when on */
     mca_coll_scc_plans_report(m);   /* plans made and held, verbose 2 */
     mca_coll_scc_xport_detach(m);
     mca_coll_scc_plans_free(m);

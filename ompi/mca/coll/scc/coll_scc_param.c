@@ -45,6 +45,8 @@ const scc_param_rule_t scc_param_rules[SCC_PARAM_COUNT] = {
     /* a block across nodes is one message: below 64 KB it pays a latency for little; a
        reduction's block from another node lands in a buffer of that size */
     [SCC_PARAM_NODES_BLOCK] = { "coll_scc_nodes_block", 65536, 1 << 30, 65536, 1, NULL },
+    /* 0 never, else bytes */
+    [SCC_PARAM_RSAG_MIN] = { "coll_scc_rsag_min", 1, INT_MAX, 0, 1, NULL },
 };
 
 long scc_param_fix(const scc_param_rule_t *r, long v, char *why, size_t len)

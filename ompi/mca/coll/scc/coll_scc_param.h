@@ -29,6 +29,7 @@ typedef enum {
     SCC_PARAM_CMA_MIN,
     SCC_PARAM_CMA_REDUCE_MIN,
     SCC_PARAM_NODES_BLOCK,
+    SCC_PARAM_RSAG_MIN,
     SCC_PARAM_COUNT
 } scc_param_id_t;
 

@@ -30,7 +30,7 @@ typedef struct scc_record_head {
 /* Parameters that may differ between processes: they change no protocol. */
 static const char *const per_process[] = {
     "coll_scc_verbose", "coll_scc_spin", "coll_scc_scc_coreid", "coll_scc_scc_coreid_file",
-    "coll_scc_scc_crb_device", NULL
+    "coll_scc_scc_crb_device", "coll_scc_trace", NULL
 };
 
 enum { PEER_UNKNOWN = 0, PEER_AGREES, PEER_MISSING, PEER_DIFFERS };

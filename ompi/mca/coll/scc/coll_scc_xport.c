@@ -143,7 +143,8 @@ int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, in
     } else if (stable && x->cma && (len >= x->cma_min || len > x->slot_size)) {
         kind = SCC_MSG_CMA;
     } else if (len <= x->slot_size) {
-        memcpy(scc_wr(x, scc_slot_data(x, x->rank, slot), len), buf, len);
+        SCC_TRACED(SCC_PH_COPY, len,
+                   memcpy(scc_wr(x, scc_slot_data(x, x->rank, slot), len), buf, len));
         kind = SCC_MSG_SLOT;
     } else {
         return OMPI_ERR_BAD_PARAM;
@@ -170,6 +171,7 @@ void scc_xport_flush_later(scc_xport_t *x, bool only_old)
 static int scc_cma_read(scc_xport_t *x, int peer, uint64_t addr, void *buf, size_t len)
 {
     size_t done = 0;
+    SCC_TRACE_T0(t0);
     while (done < len) {
         struct iovec local = { (char *) buf + done, len - done };
         struct iovec remote = { (void *) (uintptr_t) (addr + done), len - done };
@@ -182,6 +184,7 @@ static int scc_cma_read(scc_xport_t *x, int peer, uint64_t addr, void *buf, size
         }
         done += (size_t) n;
     }
+    SCC_TRACE_ADD(t0, SCC_PH_READ, len);
     return OMPI_SUCCESS;
 }
 
@@ -215,7 +218,7 @@ int scc_xport_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len
     } else if (SCC_MSG_CMA == h->kind) {
         rc = scc_cma_read(x, peer, h->addr, buf, len);
     } else if (len > 0) {
-        memcpy(buf, scc_xport_data(x, peer, tag, h), len);
+        SCC_TRACED(SCC_PH_COPY, len, memcpy(buf, scc_xport_data(x, peer, tag, h), len));
     }
     scc_xport_release(x, peer, tag);
     return rc;
@@ -233,16 +236,19 @@ int scc_xport_read(scc_xport_t *x, int peer, const scc_msg_hdr_t *h, size_t off,
 void scc_reduce3(struct ompi_op_t *op, const void *src1, const void *src2, void *target,
                  size_t count, struct ompi_datatype_t *dtype)
 {
+    size_t sz;
+    SCC_TRACE_T0(t0);
+
+    ompi_datatype_type_size(dtype, &sz);
     if (ompi_op_is_intrinsic(op) && ompi_datatype_is_predefined(dtype) && count <= INT_MAX) {
         ompi_3buff_op_reduce(op, (void *) src1, (void *) src2, target, (int) count, dtype);
-        return;
+    } else {
+        if (target != src2) {
+            memcpy(target, src2, count * sz);
+        }
+        ompi_op_reduce(op, (void *) src1, target, count, dtype);
     }
-    if (target != src2) {
-        size_t sz;
-        ompi_datatype_type_size(dtype, &sz);
-        memcpy(target, src2, count * sz);
-    }
-    ompi_op_reduce(op, (void *) src1, target, count, dtype);
+    SCC_TRACE_ADD(t0, SCC_PH_COMBINE, count * sz);
 }
 
 int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
@@ -281,7 +287,8 @@ int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
         if (NULL != input) {
             scc_reduce3(op, src, input, target, count, dtype);
         } else {
-            ompi_op_reduce(op, (void *) src, target, count, dtype);
+            SCC_TRACED(SCC_PH_COMBINE, count * dtsize,
+                       ompi_op_reduce(op, (void *) src, target, count, dtype));
         }
     }
     scc_xport_release(x, peer, tag);

@@ -32,6 +32,7 @@
 #include "coll_scc_nodes.h"
 #include "coll_scc_param.h"
 #include "coll_scc_select.h"
+#include "coll_scc_trace.h"
 #include "opal/runtime/opal_progress.h"
 
 BEGIN_C_DECLS
@@ -403,27 +404,42 @@ static inline void scc_xport_idle(scc_xport_t *x, unsigned *spins)
 static inline void scc_wait_eq(scc_xport_t *x, volatile uint64_t *p, uint64_t want)
 {
     unsigned spins = 0;
+    if (scc_load(x, p) == want) {
+        return;
+    }
+    SCC_TRACE_T0(t0);
     while (scc_load(x, p) != want) {
         scc_xport_idle(x, &spins);
     }
+    SCC_TRACE_ADD(t0, SCC_PH_WAIT, 0);
 }
 
 /* Waits until *p >= want. */
 static inline void scc_wait_ge(scc_xport_t *x, volatile uint64_t *p, uint64_t want)
 {
     unsigned spins = 0;
+    if (scc_load(x, p) >= want) {
+        return;
+    }
+    SCC_TRACE_T0(t0);
     while (scc_load(x, p) < want) {
         scc_xport_idle(x, &spins);
     }
+    SCC_TRACE_ADD(t0, SCC_PH_WAIT, 0);
 }
 
 /* Waits until the readers of my slot's messages are done with them. */
 static inline void scc_xport_wait_readers(scc_xport_t *x, int slot)
 {
     unsigned spins = 0;
+    if (scc_xport_slot_free(x, slot)) {
+        return;
+    }
+    SCC_TRACE_T0(t0);
     while (!scc_xport_slot_free(x, slot)) {
         scc_xport_idle(x, &spins);
     }
+    SCC_TRACE_ADD(t0, SCC_PH_WAIT, 0);
 }
 
 /* The header words of message tag of this call: id (the call's lower half and the tag)
@@ -490,9 +506,14 @@ static inline scc_msg_hdr_t *scc_xport_wait(scc_xport_t *x, int peer, uint32_t t
 {
     scc_msg_hdr_t *h = scc_hdr(x, peer, scc_slot_of(x, tag));
     unsigned spins = 0;
+    if (scc_hdr_is(x, h, tag)) {
+        return h;
+    }
+    SCC_TRACE_T0(t0);
     while (!scc_hdr_is(x, h, tag)) {
         scc_xport_idle(x, &spins);
     }
+    SCC_TRACE_ADD(t0, SCC_PH_WAIT, 0);
     return h;
 }
 

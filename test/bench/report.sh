@@ -60,9 +60,11 @@ function xaxis(lo, hi,   p, step, n, t) {
     return "set logscale x; set xrange [" lo / 1.5 ":" hi * 1.5 "]; set xtics (" t ")"
 }
 function is_scc(c) { return c == "scc" || substr(c, 1, 4) == "scc:" }
-# the target of a cell: the smallest max_ratio of the matching rules, "" if none
+# the target of a cell: the smallest max_ratio of the matching rules, "" if none (the floors
+# memcpy and xcopy are no collectives: they have none)
 function target(np, coll, bytes,   i, t) {
     t = ""
+    if (coll == "memcpy" || coll == "xcopy") return t
     for (i = 1; i <= nrules; i++) {
         if (rnp[i] != "*" && rnp[i] + 0 != np + 0) continue
         if (rcoll[i] != "*" && index("," rcoll[i] ",", "," coll ",") == 0) continue
@@ -84,7 +86,7 @@ function copyfile(f, head,   line, n) {
     return n
 }
 BEGIN {
-    ncoll = split("bcast barrier reduce allreduce alltoall alltoallv gather scatter allgather reduce_scatter_block", cname, " ")
+    ncoll = split("memcpy xcopy bcast barrier reduce allreduce alltoall alltoallv gather scatter allgather reduce_scatter_block", cname, " ")
     for (i = 1; i <= ncoll; i++) cidx[cname[i]] = i
     while ((getline line < targets) > 0) {
         if (line ~ /^[ \t]*(#|$)/) continue

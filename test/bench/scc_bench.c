@@ -25,9 +25,12 @@
  *   collective alg root bytes median_us min_us max_us spread_pct iterations status
  * alg is "auto" unless algorithms are forced (-a); root is "-" for unrooted collectives.
  *
- * "memcpy" (only when -c names it) is no collective: every process copies its send buffer into
- * its receive buffer, timed and checked as the collectives are -- the floor of the copies a
- * collective makes, measured in the same run on the same buffers. */
+ * "memcpy" and "xcopy" (only when -c names them) are no collectives but the floors of one,
+ * timed and checked as the collectives are, in the same run on the same buffers: with memcpy
+ * every process copies its send buffer into its receive buffer; with xcopy every process
+ * copies into its receive buffer what its right neighbour has just written to shared memory
+ * (a copy from one core to another, which any collective moving data between processes makes;
+ * on a machine whose cores are sometimes farther apart it shows which case a run met). */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,11 +40,11 @@
 #include <unistd.h>
 
 enum { C_BCAST, C_BARRIER, C_REDUCE, C_ALLREDUCE, C_ALLTOALL, C_ALLTOALLV, C_GATHER, C_SCATTER,
-       C_ALLGATHER, C_REDUCE_SCATTER_BLOCK, C_MEMCPY, C_COUNT };
+       C_ALLGATHER, C_REDUCE_SCATTER_BLOCK, C_MEMCPY, C_XCOPY, C_COUNT };
 
 static const char *const coll_names[C_COUNT] = {
     "bcast", "barrier", "reduce", "allreduce", "alltoall", "alltoallv", "gather", "scatter",
-    "allgather", "reduce_scatter_block", "memcpy"
+    "allgather", "reduce_scatter_block", "memcpy", "xcopy"
 };
 
 #define MAX_SIZES 64
@@ -68,6 +71,7 @@ static int any_wrong;
 
 /* Buffers: page-aligned, with GUARD bytes of guard zone before and after the used part. */
 static int32_t *sbuf, *rbuf;
+static char *xmine, *xright;          /* xcopy: my shared buffer, my right neighbour's */
 static size_t buf_elems;
 static int *counts, *displs;          /* alltoallv: equal blocks, as OSU's osu_alltoallv */
 
@@ -218,7 +222,8 @@ static void sizes_of(meas_t *m)
     case C_ALLTOALLV: m->sn = n * c; m->rn = n * c; break;
     case C_GATHER:
     case C_ALLGATHER: m->sn = c;     m->rn = n * c; break;
-    case C_MEMCPY:    m->sn = c;     m->rn = c;     break;
+    case C_MEMCPY:
+    case C_XCOPY:     m->sn = c;     m->rn = c;     break;
     case C_SCATTER:
     case C_REDUCE_SCATTER_BLOCK: m->sn = n * c; m->rn = c; break;
     }
@@ -281,6 +286,8 @@ static int32_t expected(const meas_t *m, size_t o)
         return sum;
     case C_MEMCPY:
         return src(rank, o);
+    case C_XCOPY:
+        return src((rank + 1) % nprocs, o);
     }
     return 0;
 }
@@ -321,6 +328,9 @@ static void run_coll(const meas_t *m)
         break;
     case C_MEMCPY:
         memcpy(rbuf, sbuf, (size_t) c * sizeof(int32_t));
+        break;
+    case C_XCOPY:
+        memcpy(rbuf, xright, (size_t) c * sizeof(int32_t));
         break;
     }
 }
@@ -439,16 +449,29 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* xcopy: writes my input to my shared buffer, the lines mine when my left neighbour copies
+ * them (the caller's barrier follows). */
+static void xcopy_publish(const meas_t *m)
+{
+    if (C_XCOPY == m->coll) {
+        memcpy(xmine, sbuf, m->c * sizeof(int32_t));
+    }
+}
+
 /* One timed iteration (returns this rank's time of the collective); counts wrong outputs. */
 static double iteration(const meas_t *m, int it, long *bad)
 {
     double t0, t;
     stamp_salt = it + 1;
     stamp_inputs(m);
+    xcopy_publish(m);
     MPI_Barrier(m->comm);
     t0 = MPI_Wtime();
     run_coll(m);
     t = MPI_Wtime() - t0;
+    if (C_XCOPY == m->coll) {
+        MPI_Barrier(m->comm);         /* read before my neighbour writes the next */
+    }
     *bad += check_outputs(m, check_all, *bad < 3);
     return t;
 }
@@ -481,7 +504,14 @@ static void measure(meas_t *m, const char *alg)
     if (C_BARRIER == m->coll) {
         bad += check_barrier(m->comm);
     } else {
+        if (C_XCOPY == m->coll) {
+            xcopy_publish(m);
+            MPI_Barrier(m->comm);
+        }
         run_coll(m);
+        if (C_XCOPY == m->coll) {
+            MPI_Barrier(m->comm);
+        }
         bad += check_outputs(m, 1, 1);
     }
 
@@ -657,7 +687,8 @@ static void usage(void)
 "usage: scc_bench [options]\n"
 "  -c LIST   collectives, comma-separated (default: all of bcast,barrier,reduce,allreduce,\n"
 "            alltoall,alltoallv,gather,scatter,allgather,reduce_scatter_block); memcpy, named\n"
-"            only: each process copies its buffer of that size, the floor of a copy\n"
+"            only: each process copies its buffer of that size, the floor of a copy; xcopy,\n"
+"            named only: each copies what its right neighbour just wrote to shared memory\n"
 "  -m MIN:MAX  sizes in bytes, powers of two from MIN to MAX (default 4:4M)\n"
 "  -s LIST   sizes in bytes, comma-separated, K and M suffixes (multiples of 4)\n"
 "  -r LIST   roots of bcast, reduce, gather, scatter, comma-separated; 'last' = np-1 (default 0)\n"
@@ -792,6 +823,7 @@ int main(int argc, char **argv)
 {
     size_t maxc = 0;
     int provided;
+    MPI_Win xwin = MPI_WIN_NULL;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -809,6 +841,26 @@ int main(int argc, char **argv)
     rbuf = guarded_alloc(buf_elems);
     counts = malloc((size_t) nprocs * sizeof(int));
     displs = malloc((size_t) nprocs * sizeof(int));
+    if (want_coll[C_XCOPY]) {
+        /* xcopy: a buffer of the largest size per process in memory all of them share */
+        MPI_Comm node;
+        int nn;
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+        MPI_Comm_size(node, &nn);
+        if (nn != nprocs) {
+            if (0 == rank) {
+                printf("# xcopy: the processes do not share one node's memory: not measured\n");
+            }
+            want_coll[C_XCOPY] = 0;
+        } else {
+            MPI_Aint sz;
+            int du;
+            MPI_Win_allocate_shared((MPI_Aint) (maxc * sizeof(int32_t)), 1, MPI_INFO_NULL, node,
+                                    &xmine, &xwin);
+            MPI_Win_shared_query(xwin, (rank + 1) % nprocs, &sz, &du, &xright);
+        }
+        MPI_Comm_free(&node);
+    }
     if (alg_list) {
         MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
     }
@@ -818,7 +870,7 @@ int main(int argc, char **argv)
         alg_t algs[MAX_ALGS];
         char pname[96];
         int na, saved = 0, others = 0;
-        if (!want_coll[coll] || C_MEMCPY == coll) {
+        if (!want_coll[coll] || coll >= C_MEMCPY) {
             continue;
         }
         na = algorithms_of(coll, algs);
@@ -851,7 +903,7 @@ int main(int argc, char **argv)
         if (!want_coll[coll]) {
             continue;
         }
-        if (NULL == alg_list || C_MEMCPY == coll) {
+        if (NULL == alg_list || coll >= C_MEMCPY) {
             MPI_Comm comm;
             MPI_Comm_dup(MPI_COMM_WORLD, &comm);
             run_collective(coll, comm, "auto");
@@ -889,6 +941,9 @@ int main(int argc, char **argv)
     if (0 == rank) {
         printf("# results: %s\n", any_wrong ? "WRONG (see FAIL lines on stderr)" : "all correct");
         fflush(stdout);
+    }
+    if (MPI_WIN_NULL != xwin) {
+        MPI_Win_free(&xwin);
     }
     guarded_free(sbuf);
     guarded_free(rbuf);

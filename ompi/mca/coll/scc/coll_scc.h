@@ -54,6 +54,7 @@ typedef struct mca_coll_scc_component_t {
     int mpb_core_size;
     int mpb_nslots;
     int pipe_size;
+    int pipe_size_over;                 /* the same when oversubscribed */
     int spin;
     int cma;                            /* -1 auto, 0 off, 1 required */
     int cma_min;

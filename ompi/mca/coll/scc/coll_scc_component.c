@@ -116,6 +116,7 @@ static void scc_check_params(void)
         [SCC_PARAM_MPB_NSLOTS] = &cs->mpb_nslots,
         [SCC_PARAM_SPIN] = &cs->spin,
         [SCC_PARAM_PIPE_SIZE] = &cs->pipe_size,
+        [SCC_PARAM_PIPE_SIZE_OVER] = &cs->pipe_size_over,
         [SCC_PARAM_CMA] = &cs->cma,
         [SCC_PARAM_CMA_MIN] = &cs->cma_min,
         [SCC_PARAM_CMA_REDUCE_MIN] = &cs->cma_reduce_min,

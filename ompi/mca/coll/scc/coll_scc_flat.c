@@ -89,6 +89,7 @@ static int scc_recv_single(scc_xport_t *x, int peer, uint32_t tag, void *buf, si
 int mca_coll_scc_bcast_flat(mca_coll_scc_module_t *m, char *buf, size_t bytes, int root)
 {
     scc_xport_t *x = m->xp;
+    size_t piece = scc_xport_piece(x, bytes, x->pipe);
     int rc = OMPI_SUCCESS;
 
     scc_xport_begin(x);
@@ -100,7 +101,7 @@ int mca_coll_scc_bcast_flat(mca_coll_scc_module_t *m, char *buf, size_t bytes, i
             rc = scc_xport_read(x, root, h, 0, buf, bytes);
             scc_xport_release(x, root, 0);
         }
-    } else if (bytes <= x->pipe) {
+    } else if (bytes <= piece) {
         if (x->rank == root) {
             rc = scc_xport_send(x, 0, buf, bytes, x->size - 1, false, NULL);
         } else {
@@ -109,8 +110,8 @@ int mca_coll_scc_bcast_flat(mca_coll_scc_module_t *m, char *buf, size_t bytes, i
     } else {
         /* pieces: the readers copy one while the root copies the next */
         uint32_t tag = 0;
-        for (size_t off = 0; off < bytes && OMPI_SUCCESS == rc; off += x->pipe, ++tag) {
-            size_t len = scc_min(bytes - off, x->pipe);
+        for (size_t off = 0; off < bytes && OMPI_SUCCESS == rc; off += piece, ++tag) {
+            size_t len = scc_min(bytes - off, piece);
             if (x->rank == root) {
                 rc = scc_xport_send(x, tag, buf + off, len, x->size - 1, false, NULL);
             } else {
@@ -700,7 +701,8 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
         memcpy(rbuf + roff[me], sbuf + soff[me], sbytes[me]);
     }
     scc_xport_begin(x);
-    if (x->cma && (size_t) n * 2 * sizeof(uint64_t) <= x->slot_size) {
+    if (x->cma && x->cma_a2a_min < SIZE_MAX
+        && (size_t) n * 2 * sizeof(uint64_t) <= x->slot_size) {
         /* my send buffer in place, with each reader's (offset, length) beside it in my
            slot; blocks below the single-copy size are copied into the slot after that table while
            they fit (offset marked SCC_IN_SLOT), so small ones take no system call */

@@ -35,6 +35,7 @@ const scc_param_rule_t scc_param_rules[SCC_PARAM_COUNT] = {
     /* 0: pieces of a whole slot; pieces are a line at least, and at most a slot (applied
        per transport, whose slot sizes differ) */
     [SCC_PARAM_PIPE_SIZE] = { "coll_scc_pipe_size", 64, 1 << 26, 0, 1, NULL },
+    [SCC_PARAM_PIPE_SIZE_OVER] = { "coll_scc_pipe_size_over", 64, 1 << 26, 0, 1, NULL },
     /* -1 where it works, 0 never, 1 required */
     [SCC_PARAM_CMA] = { "coll_scc_cma", -1, 1, -1, 1, NULL },
     /* -1 auto, 0 never, else bytes */

@@ -21,9 +21,15 @@ static inline void scc_rsag_piece(size_t count, int n, int i, size_t per, size_t
     *cnt = a < hi ? (hi - a < per ? hi - a : per) : 0;
 }
 
+/* Elements of a piece: a round has two exchanges, so pieces of twice the pipe size at least. */
+static inline size_t scc_rsag_per(const scc_xport_t *x, size_t count, size_t dtsize)
+{
+    return scc_xport_piece(x, count * dtsize, 2 * x->pipe) / dtsize;
+}
+
 bool mca_coll_scc_rsag_fits(const scc_xport_t *x, size_t count, size_t dtsize)
 {
-    size_t per = x->pipe / dtsize;
+    size_t per = scc_rsag_per(x, count, dtsize);
     /* one round's n messages in n distinct slots, and its tags far below 2^32 */
     return per > 0 && x->size <= x->nslots && count / (size_t) x->size / per + 1
                                                    < (UINT32_MAX / 4) / (size_t) x->size;
@@ -40,7 +46,7 @@ int mca_coll_scc_allreduce_rsag(mca_coll_scc_module_t *m, const char *sbuf, char
 
     ompi_datatype_type_size(dtype, &dtsize);
     /* pieces of whole elements, the same on every rank: the largest segment sets the rounds */
-    per = x->pipe / dtsize;
+    per = scc_rsag_per(x, count, dtsize);
     rounds = ((count + n - 1) / (size_t) n + per - 1) / per;
     for (size_t k = 0; k < rounds && OMPI_SUCCESS == rc; ++k) {
         uint32_t base = (uint32_t) (k * (size_t) n);

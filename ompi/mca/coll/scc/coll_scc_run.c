@@ -20,11 +20,19 @@ static size_t scc_nodes_block(const scc_xport_t *x, size_t bytes, size_t bs)
     return bs;
 }
 
+/* Pieces through the slots of a schedule's message: oversubscribed, a process that waits
+ * for a piece gives its core away, and fewer, larger pieces measured faster (README, Tuning);
+ * with a core each, the pipe size overlaps best. */
+static size_t scc_sched_piece(const scc_xport_t *x, size_t bytes)
+{
+    return x->over ? scc_xport_piece(x, bytes, x->pipe) : x->pipe;
+}
+
 /* Block bytes of a broadcast: a slot, or a single-copy block where that works. */
 static size_t scc_bcast_block(const scc_xport_t *x, scc_alg_t a, size_t bytes)
 {
     mca_coll_scc_component_t *cs = &mca_coll_scc_component;
-    size_t bs = x->pipe;
+    size_t bs = scc_sched_piece(x, bytes);
     if (x->cma && bytes >= x->cma_min && cs->cma_block > 0) {
         bs = (size_t) cs->cma_block;
     }
@@ -82,16 +90,18 @@ int mca_coll_scc_bcast_sched(mca_coll_scc_module_t *m, scc_alg_t a, char *buf, s
     return rc;
 }
 
-/* Block bytes of a reduction: whole elements in one pipeline piece (or one slot).
- * Medium reductions move single-copy in 64 KB blocks (one copy instead of two); from
- * 256 KB on, copies into the slots on the sender's core overlap the receiver's
- * reductions on its own, which measured faster (README, Tuning). */
+/* Block bytes of a reduction: whole elements in one pipeline piece (or one slot).  Where
+ * coll_scc_cma_min turns single copy on, medium reductions move single-copy in 64 KB blocks
+ * (one copy instead of two); from 256 KB on, copies into the slots on the sender's core
+ * overlap the receiver's reductions on its own, which measured faster on the Intel VM. */
 #define SCC_REDUCE_CMA_BLOCK 65536
 #define SCC_REDUCE_CMA_MAX (256 * 1024)
 
 static size_t scc_reduce_block(const scc_xport_t *x, size_t dtsize, size_t total, bool big)
 {
-    size_t bs = dtsize <= x->pipe ? x->pipe : x->slot_size;
+    size_t bs = scc_sched_piece(x, total);
+
+    bs = dtsize <= bs ? bs : x->slot_size;
     if (big && x->cma && total >= x->cma_min && total < SCC_REDUCE_CMA_MAX
         && bs < SCC_REDUCE_CMA_BLOCK) {
         bs = SCC_REDUCE_CMA_BLOCK;

@@ -316,150 +316,6 @@ void scc_xport_end(scc_xport_t *x)
     }
 }
 
-/* ------------------------------------------------------------ parameters */
-
-int mca_coll_scc_xport_register_params(void)
-{
-    mca_base_component_t *c = &mca_coll_scc_component.super.collm_version;
-    mca_coll_scc_component_t *cs = &mca_coll_scc_component;
-    static const mca_base_var_enum_value_t xport_values[] = {
-        { SCC_XPORT_NONE, "auto" }, { SCC_XPORT_SHM, "shm" }, { SCC_XPORT_MPB, "mpb" },
-        { SCC_XPORT_PML, "pml" }, { 0, NULL }
-    };
-    static const mca_base_var_enum_value_t backing_values[] = {
-        { 0, "auto" }, { 1, "memfd" }, { 2, "file" }, { 0, NULL }
-    };
-    static const mca_base_var_enum_value_t emulate_values[] = {
-        { SCC_MPB_EMULATE_OFF, "off" }, { SCC_MPB_EMULATE_ON, "on" },
-        { SCC_MPB_EMULATE_STRICT, "strict" }, { 0, NULL }
-    };
-    mca_base_var_enum_t *e;
-
-    cs->transport = SCC_XPORT_NONE;
-    mca_base_var_enum_create("coll_scc_transports", xport_values, &e);
-    (void) mca_base_component_var_register(c, "transport",
-        "Transport under the algorithms: auto (the SCC's message-passing buffers where the "
-        "processes run on an SCC chip, else shared memory), shm (a shared-memory segment per "
-        "communicator), mpb (the SCC's message-passing buffers, from coll_scc_mpb_device, "
-        "or emulated with coll_scc_mpb_emulate) or pml (Open MPI's point-to-point messages: "
-        "the schedule-based algorithms only, on any communicator, also across nodes)",
-        MCA_BASE_VAR_TYPE_INT, e, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->transport);
-    OBJ_RELEASE(e);
-
-    cs->shm_slot_size = 16384;
-    (void) mca_base_component_var_register(c, "shm_slot_size",
-        "Bytes of one message slot in a rank's shared-memory region: the largest piece a "
-        "message moves in through shared memory (larger messages are cut into pieces or go "
-        "single-copy, see coll_scc_cma_min): 64 to 67108864, a multiple of 64",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->shm_slot_size);
-    cs->shm_nslots = 8;
-    (void) mca_base_component_var_register(c, "shm_nslots",
-        "Message slots per rank in shared memory: how many messages a rank can have in "
-        "flight (4 to 64, a multiple of 4)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->shm_nslots);
-    cs->shm_backing = 0;
-    mca_base_var_enum_create("coll_scc_shm_backings", backing_values, &e);
-    (void) mca_base_component_var_register(c, "shm_backing",
-        "What backs the shared-memory segment: memfd (anonymous, never visible in the file "
-        "system, gone with the last process even after SIGKILL), file (a mode-0600 file in "
-        "coll_scc_shm_dir, unlinked as soon as every process attached), auto (memfd where "
-        "the kernel allows it, else file)",
-        MCA_BASE_VAR_TYPE_INT, e, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->shm_backing);
-    OBJ_RELEASE(e);
-    cs->shm_dir = "/dev/shm";
-    (void) mca_base_component_var_register(c, "shm_dir",
-        "Directory of the segment file when coll_scc_shm_backing is file",
-        MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->shm_dir);
-
-    cs->mpb_device = "/dev/rckmpb";
-    (void) mca_base_component_var_register(c, "mpb_device",
-        "File that maps the SCC's message-passing buffers (24 tiles x 16 KB).  An ordinary "
-        "file of that size (for example under /dev/shm) emulates an SCC chip on any host",
-        MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->mpb_device);
-    cs->mpb_emulate = SCC_MPB_EMULATE_OFF;
-    mca_base_var_enum_create("coll_scc_mpb_emulations", emulate_values, &e);
-    (void) mca_base_component_var_register(c, "mpb_emulate",
-        "Emulate the SCC's message-passing buffers in private shared memory (one emulated "
-        "chip per communicator, with the SCC's 8 KB per core and core numbering) so the mpb "
-        "transport runs on any host: off (0), on (1), or strict: the chip's rules enforced "
-        "(8 KB per core whatever coll_scc_mpb_core_size says, one writer per 32-byte line, "
-        "no atomic operations on the buffers); a violation aborts the job naming the line, "
-        "its writers and the collective",
-        MCA_BASE_VAR_TYPE_INT, e, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->mpb_emulate);
-    OBJ_RELEASE(e);
-    mca_coll_scc_strict_test = 0;
-    (void) mca_base_component_var_register(c, "mpb_strict_test",
-        "Testing: under coll_scc_mpb_emulate strict, rank 1 breaks a rule at each "
-        "communicator's first call (1: writes a line of rank 0, 2: adds atomically to a line "
-        "of its own), which must abort the job",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
-        &mca_coll_scc_strict_test);
-    cs->mpb_core_size = 8192;
-    (void) mca_base_component_var_register(c, "mpb_core_size",
-        "Bytes of message-passing buffer per core (the SCC has 8192; 4096 to 1048576, a "
-        "multiple of 32)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->mpb_core_size);
-    cs->mpb_nslots = 4;
-    (void) mca_base_component_var_register(c, "mpb_nslots",
-        "Message slots per core in the message-passing buffer (4 to 64, a multiple of 4, "
-        "as many as fit slots of 256 bytes or more)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->mpb_nslots);
-
-    cs->spin = 64;
-    (void) mca_base_component_var_register(c, "spin",
-        "Polls of a flag before a waiting process starts to progress Open MPI and, when the "
-        "node is oversubscribed, to give its core away (0 to 16777216)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->spin);
-
-    cs->pipe_size = 8192;
-    (void) mca_base_component_var_register(c, "pipe_size",
-        "Bytes of the pieces a pipelined message moves in through the slots (broadcasts, "
-        "reductions): smaller pieces overlap sender and receivers more, larger ones "
-        "synchronize less; 64 to 67108864, at most the slot size (0: the slot size)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->pipe_size);
-
-    cs->cma = -1;
-    (void) mca_base_component_var_register(c, "cma",
-        "Single-copy transfers of large messages with process_vm_readv (cross memory attach): "
-        "-1 where the kernel allows it between all processes (checked once per "
-        "communicator), 0 never, 1 always (the communicator is declined if it does not work)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->cma);
-    cs->cma_min = -1;
-    (void) mca_base_component_var_register(c, "cma_min",
-        "Messages of at least this many bytes move single-copy when the algorithm allows it "
-        "(-1: 8192; when the processes outnumber the cores 131072, and 32768 for blocks per "
-        "peer: gather, scatter, alltoall, alltoallv; 0: never)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->cma_min);
-    cs->cma_reduce_min = 32768;
-    (void) mca_base_component_var_register(c, "cma_reduce_min",
-        "The direct reductions (allreduce, reduce, reduce_scatter_block) of at least this many "
-        "bytes reduce-scatter what they read single-copy; smaller ones go through the slots "
-        "(0: never; else 4096 or more)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->cma_reduce_min);
-
-    mca_coll_scc_call_base = 0;
-    (void) mca_base_component_var_register(c, "call_base",
-        "Testing: the count of collective calls a new communicator's transport starts from "
-        "(message ids hold it whole; a value near 4294967296 crosses 2^32 calls at once)",
-        MCA_BASE_VAR_TYPE_UINT64_T, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
-        &mca_coll_scc_call_base);
-    return OMPI_SUCCESS;
-}
-
 /* ------------------------------------------------------------ attach */
 
 /* A word whose value every process knows: reading it from a peer proves CMA works. */
@@ -524,7 +380,7 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
 {
     mca_coll_scc_component_t *cs = &mca_coll_scc_component;
     scc_xport_t *x = calloc(1, sizeof(*x));
-    int rc, kind = cs->transport;
+    int rc, pipe, kind = cs->transport;
     bool cma, ok;
 
     /* Every member reaches each agreement below, in the same order, whatever failed on it:
@@ -631,13 +487,15 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
     }
     x->cma = cma;
     x->yield = SCC_YIELD_WHEN_IDLE();
+    /* what depends on it must be the same on every rank: all must say so */
+    x->over = mca_coll_scc_agree(m, comm, x->yield);
     if (cs->cma_min < 0) {
-        /* auto: oversubscribed, a root that exposes its buffer waits for readers that
-           are often not running, while copies through the slots let it go on: those win
-           up to 128 KB; where each peer moves its own block (gather, scatter, alltoall)
-           nobody waits on one whole message, and single copy wins from 32 KB (README,
-           Tuning).  Every rank must take the same path. */
-        bool over = cma && mca_coll_scc_agree(m, comm, x->yield);
+        /* auto, as measured on an Intel VM where single copy was fast: oversubscribed, a
+           root that exposes its buffer waits for readers that are often not running,
+           while copies through the slots let it go on: those won up to 128 KB; where each
+           peer moves its own block (gather, scatter, alltoall) nobody waits on one whole
+           message, and single copy won from 32 KB.  Every rank must take the same path. */
+        bool over = cma && x->over;
         x->cma_min = over ? SCC_CMA_MIN_OVER : SCC_CMA_MIN;
         x->cma_a2a_min = over ? SCC_CMA_A2A_MIN_OVER : SCC_CMA_MIN;
     } else {
@@ -657,8 +515,8 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
     }
-    x->pipe = cs->pipe_size >= SCC_LINE && (size_t) cs->pipe_size < x->slot_size
-                  ? (size_t) cs->pipe_size : x->slot_size;
+    pipe = x->over ? cs->pipe_size_over : cs->pipe_size;
+    x->pipe = pipe >= SCC_LINE && (size_t) pipe < x->slot_size ? (size_t) pipe : x->slot_size;
     /* oversubscribed, the peer a process waits for is often not running: yield at once */
     x->spin = x->yield ? 1 : (cs->spin > 0 ? (unsigned) cs->spin : 1);
     m->xp = x;

@@ -114,6 +114,7 @@ typedef struct scc_xport {
     size_t cma_a2a_min;             /* the same, per-peer blocks: gather, scatter, alltoall(v) */
     size_t cma_reduce_min;          /* direct reductions: single copy from this size on */
     bool yield;                     /* oversubscribed: yield while waiting */
+    bool over;                      /* every rank yields (agreed at attach) */
     unsigned spin;                  /* polls before progressing (and yielding) */
     bool invalidate;                /* SCC: MPBT lines (invalidate before reads, flush writes) */
     volatile uint32_t *wcb;         /* SCC: my line written to flush the write-combining buffer */
@@ -478,6 +479,19 @@ static inline int scc_slot_of(const scc_xport_t *x, uint32_t tag)
 }
 
 /* ------------------------------------------------------------ messages */
+
+/* Bytes of the pieces a pipelined message of `bytes` moves in through the slots: about 16
+ * of them, at least `least` (the pipe size, or more where each piece costs more
+ * synchronisation), at most a slot.  Larger messages take larger pieces: fewer hand-offs for
+ * the same overlap (README, Tuning).  Every rank gets the same from the same bytes. */
+static inline size_t scc_xport_piece(const scc_xport_t *x, size_t bytes, size_t least)
+{
+    size_t p = bytes / 16;
+
+    least = least < x->slot_size ? least : x->slot_size;
+    p = p < least ? least : (p > x->slot_size ? x->slot_size : p);
+    return p < SCC_LINE ? p : p & ~(size_t) (SCC_LINE - 1);
+}
 
 /* Where the call count of a new transport starts (coll_scc_call_base, 0: a test
  * hook to cross 2^32 calls quickly); scc_xport_first_call applies it. */

@@ -97,11 +97,11 @@ void scc_select_params_default(scc_select_params_t *p)
     p->tree_max = 8192;
     p->direct_min = 1048576;
     p->dopl_min = 8192;
-    /* sim/results/thresholds_cluster.md: the smallest worst loss over 3..1024 nodes; the
-       butterfly's blocks are copies of at most a slot (16 KB), so beyond one slot it pays a
-       latency per slot (4 nodes of 1 here: 64 KB 379 us against the trees' 237 us) */
+    /* sim/results/thresholds_cluster.md: the smallest worst loss over 3..1024 nodes (Jia,
+       ring); the butterfly's blocks are copies of at most a slot (64 KB), so beyond two it
+       pays a latency per slot (README, Clusters: measured on emulated nodes) */
     p->nodes_jia_min = 32768;
-    p->nodes_tree_min = 16384;
+    p->nodes_tree_min = 131072;
     p->nodes_ring_min = 2097152;
     p->unavailable = 0;
 }

@@ -17,7 +17,7 @@ agent="$SCC_SRCDIR/test/mpi/scc_node_agent.sh"
 matrix="$SCC_BUILDDIR/test/mpi/scc_matrix"
 colls="$SCC_BUILDDIR/test/mpi/scc_colls"
 : "${SCC_TIMEOUT:=600}"
-node_algs="fallback,tree,jia,dopl,nocmsg,ring,butterfly,dissem"
+node_algs="fallback,tree,jia,dopl,nocmsg,ring,butterfly,dissem,bruck"
 node_colls="bcast,barrier,reduce,allreduce,allgather,reduce_scatter_block"
 
 # Open MPI 5's launcher (PRRTE) names its options otherwise, keeps its out-of-band channel
@@ -170,7 +170,7 @@ log="$SCC_LOGDIR/nodes-colls.log"
 nodes_run "$log" nodea:3,nodeb:1 4 -- "$colls"
 rc=$?
 [ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
-    scc_served "$log" 4 MPI_COMM_WORLD "bcast:tree=.*allreduce:tree=.*alltoall:ring=.*alltoallv:fallback=.*gather:fallback=.*allgather:ring="
+    scc_served "$log" 4 MPI_COMM_WORLD "bcast:tree=.*allreduce:tree=.*alltoall:ring=.*alltoallv:fallback=.*gather:fallback=.*allgather:bruck="
 tap_check $? "every collective across nodes (3 + 1): right, served by scc or its documented fallback" "$log"
 ls -d /dev/shm/coll-scc-[0-9]* > /dev/null 2>&1
 [ $? -ne 0 ]

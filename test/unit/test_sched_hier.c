@@ -73,6 +73,42 @@ static void check_hierarchy(const harg_t *a)
     }
 }
 
+/* Allgather between leaders: the ring's leader hears from one other leader in N - 1 steps,
+ * Bruck's from ceil(log2 N) distinct leaders (the rounds that make it the faster for few
+ * bytes). */
+static void check_allgather_peers(const harg_t *a)
+{
+    const scc_nodes_t *nd = a->h.nodes;
+    const int N = nd->nnodes;
+    int lg = 0, want, got = 0, seen[64];
+    scc_sched_t s;
+
+    while ((1 << lg) < N) lg++;
+    want = N < 2 ? 0 : SCC_INTER_DISSEM == a->h.inter ? lg : 1;
+    memset(&s, 0, sizeof(s));
+    memset(seen, 0, sizeof(seen));
+    if (N > 64 || 0 != gen_hier(&s, 0, a)) {
+        return;
+    }
+    s.steps = malloc((s.nsteps + 1) * sizeof(scc_step_t));
+    s.list = malloc(sizeof(uint32_t));
+    s.cap = s.nsteps;
+    s.list_cap = 0;
+    gen_hier(&s, 0, a);
+    for (long i = 0; i < s.nsteps; ++i) {
+        const scc_step_t *st = &s.steps[i];
+        if (SCC_STEP_RECV == st->kind && nd->node_of[st->peer] != nd->node_of[0]
+            && !seen[nd->node_of[st->peer]]) {
+            seen[nd->node_of[st->peer]] = 1;
+            got++;
+        }
+    }
+    CHECK(got == want, "allgather %s, %d nodes: hears from %d leaders, not %d",
+          scc_inter_name(a->h.inter), N, got, want);
+    free(s.steps);
+    free(s.list);
+}
+
 static void run(const harg_t *a, const char *what)
 {
     replay_opts_t o;
@@ -99,6 +135,9 @@ static void run(const harg_t *a, const char *what)
     }
     replay_free(&res);
     check_hierarchy(a);
+    if (K_ALLGATHER == a->kind) {
+        check_allgather_peers(a);
+    }
 }
 
 /* The layouts of n processes on nodes: key[r] names r's node. */
@@ -215,6 +254,7 @@ int main(void)
         { K_REDUCE, SCC_INTER_TREE }, { K_ALLREDUCE, SCC_INTER_RING },
         { K_ALLREDUCE, SCC_INTER_BUTTERFLY }, { K_BARRIER, SCC_INTER_DISSEM },
         { K_BARRIER, SCC_INTER_BINOMIAL }, { K_ALLGATHER, SCC_INTER_RING },
+        { K_ALLGATHER, SCC_INTER_DISSEM },
     };
     static const uint32_t blocks[] = { 1, 2, 5, 13 };
     int key[64];

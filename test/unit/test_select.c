@@ -122,6 +122,27 @@ static void test_defaults(void)
     check_table(&t, "mesh with holes");
     CHECK(SCC_ALG_NOCMSG == scc_select(&t, SCC_COLL_BCAST, 1 << 20), "holes: no dopl");
 
+    /* nodes: the schedules between node leaders; Bruck's allgather there only */
+    tp = topo(SCC_TOPO_NODES, 8, 1);
+    scc_select_build(&t, &tp, &p);
+    check_table(&t, "nodes");
+    CHECK(SCC_ALG_BRUCK == scc_select(&t, SCC_COLL_ALLGATHER, p.nodes_allgather_ring_min - 1),
+          "nodes allgather below the ring: bruck");
+    CHECK(SCC_ALG_RING == scc_select(&t, SCC_COLL_ALLGATHER, p.nodes_allgather_ring_min),
+          "nodes allgather ring");
+    CHECK(SCC_ALG_BUTTERFLY == scc_select(&t, SCC_COLL_ALLREDUCE, p.nodes_tree_min - 1)
+          && SCC_ALG_TREE == scc_select(&t, SCC_COLL_ALLREDUCE, p.nodes_tree_min),
+          "nodes allreduce butterfly, then trees");
+    CHECK(SCC_ALG_DISSEM == scc_select(&t, SCC_COLL_BARRIER, 0), "nodes barrier dissem");
+    p.force[SCC_COLL_ALLGATHER] = SCC_ALG_BRUCK;
+    scc_select_build(&t, &tp, &p);
+    CHECK(SCC_ALG_BRUCK == scc_select(&t, SCC_COLL_ALLGATHER, 1 << 20), "nodes: bruck forced");
+    tp = topo(SCC_TOPO_FLAT, 8, 1);
+    scc_select_build(&t, &tp, &p);
+    CHECK(SCC_ALG_FALLBACK == scc_select(&t, SCC_COLL_ALLGATHER, 64),
+          "one node: bruck forced is the fallback");
+    p.force[SCC_COLL_ALLGATHER] = SCC_ALG_AUTO;
+
     /* domains: as flat, and DOPL on the domain grid for large broadcasts */
     tp = topo(SCC_TOPO_DOMAINS, 16, 1);
     scc_select_build(&t, &tp, &p);

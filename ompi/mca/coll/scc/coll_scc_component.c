@@ -309,6 +309,11 @@ int mca_coll_scc_register_params(void)
             "each node, runs a ring between the nodes' leaders and hands the result back; "
             "smaller ones reduce and broadcast by binomial trees between the leaders",
             &cs->nodes_ring_min, d.nodes_ring_min);
+        scc_reg_bytes("nodes_allgather_ring_min",
+            "Communicators across nodes: allgather of this many bytes per process or more "
+            "passes the nodes' parts round a ring of the nodes' leaders; smaller ones exchange "
+            "them by Bruck's dissemination (ceil(log2 nodes) rounds instead of nodes - 1)",
+            &cs->nodes_allgather_ring_min, d.nodes_allgather_ring_min);
     }
     if (OMPI_SUCCESS != mca_coll_scc_topo_register_params()
         || OMPI_SUCCESS != mca_coll_scc_topo_nodes_register_params()) {

@@ -67,7 +67,8 @@ static int scc_generate_nodes(mca_coll_scc_module_t *m, int me, scc_coll_t c, sc
     case SCC_ALG_DOPL: h.inter = SCC_INTER_DOPL; break;
     case SCC_ALG_RING: h.inter = SCC_INTER_RING; break;
     case SCC_ALG_BUTTERFLY: h.inter = SCC_INTER_BUTTERFLY; break;
-    case SCC_ALG_DISSEM: h.inter = SCC_INTER_DISSEM; break;
+    case SCC_ALG_DISSEM:
+    case SCC_ALG_BRUCK: h.inter = SCC_INTER_DISSEM; break;
     default: h.inter = SCC_INTER_COUNT; break;
     }
     switch (c) {
@@ -86,8 +87,11 @@ static int scc_generate_nodes(mca_coll_scc_module_t *m, int me, scc_coll_t c, sc
         }
         return scc_sched_hier_barrier(s, &h, me);
     case SCC_COLL_ALLGATHER:
-        /* the ring between the leaders, each node's parts gathered and spread by its own */
-        return SCC_ALG_RING == a ? scc_sched_hier_allgather(s, &h, me, nblocks) : -1;
+        /* the ring or Bruck's rounds between the leaders, each node's parts gathered and
+           spread by its own */
+        return SCC_ALG_RING == a || SCC_ALG_BRUCK == a ? scc_sched_hier_allgather(s, &h, me,
+                                                                                  nblocks)
+                                                       : -1;
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
         return SCC_ALG_RING == a ? scc_sched_ring_reduce_scatter(s, m->size, me, nblocks) : -1;
     case SCC_COLL_ALLTOALL:

@@ -328,63 +328,93 @@ static int node_runs(const scc_nodes_t *nd, int node, int *lo, int *hi)
     return nr;
 }
 
+/* The leader forwards node src's blocks to its node (one message per block) in `round`;
+ * own: src is the leader's node (a process has its own blocks already). */
+static void forward_node(scc_sched_t *s, const scc_nodes_t *nd, int rank, uint32_t k, int src,
+                         int own, uint32_t round, int nloc, uint32_t *fwd, int *lo, int *hi)
+{
+    int nr = node_runs(nd, src, lo, hi);
+    for (int q = 0; q < nr; ++q) {
+        for (uint32_t b = (uint32_t) lo[q] * k; b < (uint32_t) (hi[q] + 1) * k; ++b) {
+            int readers = own && (int) (b / k) != rank ? nloc - 1 : nloc;
+            if (readers > 0) {
+                scc_sched_push(s, SCC_STEP_SEND, SCC_STEP_F_LOCAL, -1, (*fwd)++, round, b, 1,
+                               readers);
+            }
+        }
+    }
+}
+
+/* One message per run of node `node`'s ranks between leaders: sent (peer -1) or received
+ * from peer, tags tag0 + q. */
+static void move_node(scc_sched_t *s, const scc_nodes_t *nd, uint32_t k, int node, int peer,
+                      uint32_t tag0, uint32_t round, int *lo, int *hi)
+{
+    int nr = node_runs(nd, node, lo, hi);
+    for (int q = 0; q < nr; ++q) {
+        scc_sched_push(s, peer < 0 ? SCC_STEP_SEND : SCC_STEP_RECV, 0, peer, tag0 + (uint32_t) q,
+                       round, (uint32_t) lo[q] * k, (uint32_t) (hi[q] - lo[q] + 1) * k,
+                       peer < 0 ? 1 : 0);
+    }
+}
+
 /* Leader aggregation: each leader gathers its node's parts (one message per block), the
- * leaders pass the nodes' parts around a ring (one message per run of consecutive ranks;
- * in step i leader J sends node J - i's and receives node J - i - 1's), and each leader
- * forwards its own node's blocks and every node's it receives to its node (one message per
- * block, as the parts arrive).  k blocks per rank; rank r's are [r k, (r + 1) k). */
-static int allgather_leader(scc_sched_t *s, const scc_nodes_t *nd, int rank, uint32_t k,
-                            int *lo, int *hi)
+ * leaders exchange the nodes' parts (one message per run of consecutive ranks), and each
+ * leader forwards its own node's blocks and every node's it receives to its node (one
+ * message per block, as the parts arrive).  Between the leaders, ring: in step i leader J
+ * sends node J - i's parts to J + 1 and receives node J - i - 1's from J - 1 (N - 1 steps);
+ * dissem (Bruck): in round t, d = 2^t, leader J sends the parts of nodes J .. J + c - 1 it
+ * holds to J - d and receives those of J + d .. J + d + c - 1 from J + d, c = min(d, N - d)
+ * (ceil(log2 N) rounds, the same bytes).  k blocks per rank; rank r's are [r k, (r+1) k). */
+static int allgather_leader(scc_sched_t *s, const scc_nodes_t *nd, scc_inter_t inter, int rank,
+                            uint32_t k, int *lo, int *hi)
 {
     const int N = nd->nnodes, J = nd->node_of[rank];
     const int nloc = nd->first[J + 1] - nd->first[J] - 1;
     int R = 1;
-    uint32_t fwd;
+    uint32_t fwd, tag = 0, round = 2;
 
     for (int j = 0; j < N; ++j) {
         int nr = node_runs(nd, j, lo, hi);
         R = nr > R ? nr : R;
     }
-    fwd = (uint32_t) (N > 1 ? N - 1 : 0) * (uint32_t) R;    /* tags after the ring's */
+    fwd = (uint32_t) (N > 1 ? N - 1 : 0) * (uint32_t) R;    /* tags after the leaders' */
     for (int i = nd->first[J]; i < nd->first[J + 1]; ++i) {
         int m = nd->members[i];
         for (uint32_t j = 0; m != rank && j < k; ++j) {
             scc_sched_push(s, SCC_STEP_RECV, 0, m, j, 0, (uint32_t) m * k + j, 1, 0);
         }
     }
-    for (int step = -1; step < N - 1; ++step) {
-        /* step -1: this node's own blocks; then ring step `step` brings node J - step - 1 */
-        int src = ((J - step - 1) % N + N) % N, nr;
-        if (step >= 0) {
-            int send_node = ((J - step) % N + N) % N;
-            int prev = scc_nodes_leader(nd, (J - 1 + N) % N, -1);
-            nr = node_runs(nd, send_node, lo, hi);
-            for (int q = 0; q < nr; ++q) {
-                scc_sched_push(s, SCC_STEP_SEND, 0, -1, (uint32_t) (step * R + q),
-                               (uint32_t) step + 2, (uint32_t) lo[q] * k,
-                               (uint32_t) (hi[q] - lo[q] + 1) * k, 1);
+    if (nloc > 0) {
+        forward_node(s, nd, rank, k, J, 1, 2, nloc, &fwd, lo, hi);
+    }
+    if (SCC_INTER_DISSEM == inter) {
+        for (int d = 1; d < N; d <<= 1, ++round) {
+            const int c = d < N - d ? d : N - d;
+            /* a send names no peer: its reader (J - d's leader) names it */
+            const int from = scc_nodes_leader(nd, (J + d) % N, -1);
+            for (int o = 0; o < c; ++o) {
+                move_node(s, nd, k, (J + o) % N, -1, tag + (uint32_t) (o * R), round, lo, hi);
             }
-            nr = node_runs(nd, src, lo, hi);
-            for (int q = 0; q < nr; ++q) {
-                scc_sched_push(s, SCC_STEP_RECV, 0, prev, (uint32_t) (step * R + q),
-                               (uint32_t) step + 2, (uint32_t) lo[q] * k,
-                               (uint32_t) (hi[q] - lo[q] + 1) * k, 0);
-            }
-        } else {
-            src = J;
-        }
-        if (nloc > 0) {
-            nr = node_runs(nd, src, lo, hi);
-            for (int q = 0; q < nr; ++q) {
-                for (uint32_t b = (uint32_t) lo[q] * k; b < (uint32_t) (hi[q] + 1) * k; ++b) {
-                    /* a process of this node has its own blocks already */
-                    int readers = step < 0 && (int) (b / k) != rank ? nloc - 1 : nloc;
-                    if (readers > 0) {
-                        scc_sched_push(s, SCC_STEP_SEND, SCC_STEP_F_LOCAL, -1, fwd++,
-                                       (uint32_t) step + 3, b, 1, readers);
-                    }
+            for (int o = 0; o < c; ++o) {
+                int src = (J + d + o) % N;
+                move_node(s, nd, k, src, from, tag + (uint32_t) (o * R), round, lo, hi);
+                if (nloc > 0) {
+                    forward_node(s, nd, rank, k, src, 0, round + 1, nloc, &fwd, lo, hi);
                 }
             }
+            tag += (uint32_t) (c * R);
+        }
+        s->nrounds = round + 1;
+        return 0;
+    }
+    for (int step = 0; step < N - 1; ++step, ++round) {
+        const int src = ((J - step - 1) % N + N) % N;
+        const int prev = scc_nodes_leader(nd, (J - 1 + N) % N, -1);
+        move_node(s, nd, k, ((J - step) % N + N) % N, -1, (uint32_t) (step * R), round, lo, hi);
+        move_node(s, nd, k, src, prev, (uint32_t) (step * R), round, lo, hi);
+        if (nloc > 0) {
+            forward_node(s, nd, rank, k, src, 0, round + 1, nloc, &fwd, lo, hi);
         }
     }
     s->nrounds = (uint32_t) N + 2;
@@ -393,6 +423,7 @@ static int allgather_leader(scc_sched_t *s, const scc_nodes_t *nd, int rank, uin
 
 typedef struct agctx {
     const scc_nodes_t *nd;
+    scc_inter_t inter;
     int rank;
     uint32_t k;
     int *lo, *hi;
@@ -402,7 +433,7 @@ static int allgather_leader_fn(scc_sched_t *s, const void *ctx)
 {
     const agctx_t *c = ctx;
     scc_sched_reset(s);
-    return allgather_leader(s, c->nd, c->rank, c->k, c->lo, c->hi);
+    return allgather_leader(s, c->nd, c->inter, c->rank, c->k, c->lo, c->hi);
 }
 
 int scc_sched_hier_allgather(scc_sched_t *s, const scc_hier_t *h, int rank,
@@ -410,6 +441,8 @@ int scc_sched_hier_allgather(scc_sched_t *s, const scc_hier_t *h, int rank,
 {
     const scc_nodes_t *nd = NULL != h ? h->nodes : NULL;
     const uint32_t k = nblocks_per_rank;
+    const scc_inter_t inter = NULL != h && SCC_INTER_DISSEM == h->inter ? SCC_INTER_DISSEM
+                                                                         : SCC_INTER_RING;
     int *lo, *hi, leader, rc = 0;
 
     scc_sched_reset(s);
@@ -429,10 +462,10 @@ int scc_sched_hier_allgather(scc_sched_t *s, const scc_hier_t *h, int rank,
     }
     leader = scc_nodes_leader(nd, nd->node_of[rank], -1);
     if (rank == leader) {
-        rc = allgather_leader(s, nd, rank, k, lo, hi);
+        rc = allgather_leader(s, nd, inter, rank, k, lo, hi);
     } else {
         /* my part to the leader, then what the leader forwards, as its schedule says */
-        agctx_t c = { nd, leader, k, lo, hi };
+        agctx_t c = { nd, inter, leader, k, lo, hi };
         scc_sched_t t;
         for (uint32_t j = 0; j < k; ++j) {
             scc_sched_push(s, SCC_STEP_SEND, 0, -1, j, 0, (uint32_t) rank * k + j, 1, 1);

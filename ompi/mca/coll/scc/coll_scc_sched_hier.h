@@ -35,9 +35,9 @@ typedef enum {
     SCC_INTER_TREE,         /* bcast, reduce: k-ary, fanout/nlevels */
     SCC_INTER_JIA,          /* bcast */
     SCC_INTER_DOPL,         /* bcast, on the node grid, chunks_per_part */
-    SCC_INTER_RING,         /* allreduce */
+    SCC_INTER_RING,         /* allreduce, allgather */
     SCC_INTER_BUTTERFLY,    /* allreduce */
-    SCC_INTER_DISSEM,       /* barrier */
+    SCC_INTER_DISSEM,       /* barrier; allgather (Bruck) */
     SCC_INTER_COUNT
 } scc_inter_t;
 
@@ -59,10 +59,11 @@ int scc_sched_hier_reduce(scc_sched_t *s, const scc_hier_t *h, int rank, int roo
                           uint32_t nblocks);
 int scc_sched_hier_allreduce(scc_sched_t *s, const scc_hier_t *h, int rank, uint32_t nblocks);
 int scc_sched_hier_barrier(scc_sched_t *s, const scc_hier_t *h, int rank);
-/* Allgather with leader aggregation (h->inter unused: a ring between the leaders): each
- * leader gathers its node's parts, the leaders pass the nodes' parts around a ring (a
- * message per run of consecutive ranks of a node), and each leader forwards every part to
- * its node as it arrives.  Rank r's blocks are [r k, (r + 1) k), in place in work. */
+/* Allgather with leader aggregation: each leader gathers its node's parts, the leaders
+ * exchange the nodes' parts (a message per run of consecutive ranks of a node) around a ring
+ * (h->inter SCC_INTER_RING, N - 1 steps) or by Bruck's dissemination (SCC_INTER_DISSEM,
+ * ceil(log2 N) rounds), and each leader forwards every part to its node as it arrives.  Rank
+ * r's blocks are [r k, (r + 1) k), in place in work. */
 int scc_sched_hier_allgather(scc_sched_t *s, const scc_hier_t *h, int rank,
                              uint32_t nblocks_per_rank);
 

@@ -18,7 +18,7 @@ static const char *const mpi_names[SCC_COLL_COUNT] = {
 
 static const char *const alg_names[SCC_ALG_COUNT] = {
     "auto", "fallback", "tree", "flat", "jia", "dopl", "nocmsg",
-    "ring", "butterfly", "dissem", "nocmsg_fanin"
+    "ring", "butterfly", "dissem", "nocmsg_fanin", "bruck"
 };
 
 static const char *const topo_names[SCC_TOPO_COUNT] = { "flat", "mesh", "domains", "nodes" };
@@ -38,7 +38,7 @@ static const uint32_t valid_algs[SCC_COLL_COUNT] = {
     [SCC_COLL_ALLTOALLV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG),
     [SCC_COLL_GATHER] = BIT(SCC_ALG_FLAT),
     [SCC_COLL_SCATTER] = BIT(SCC_ALG_FLAT),
-    [SCC_COLL_ALLGATHER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
+    [SCC_COLL_ALLGATHER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_BRUCK),
     [SCC_COLL_REDUCE_SCATTER_BLOCK] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
 };
 
@@ -103,6 +103,7 @@ void scc_select_params_default(scc_select_params_t *p)
     p->nodes_jia_min = 32768;
     p->nodes_tree_min = 131072;
     p->nodes_ring_min = 2097152;
+    p->nodes_allgather_ring_min = 1048576;
     p->unavailable = 0;
 }
 
@@ -170,6 +171,9 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_pa
         add_range(e, p, SIZE_MAX, SCC_ALG_RING);
         break;
     case SCC_COLL_ALLGATHER:
+        add_range(e, p, below(p->nodes_allgather_ring_min), SCC_ALG_BRUCK);
+        add_range(e, p, SIZE_MAX, SCC_ALG_RING);
+        break;
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
     case SCC_COLL_ALLTOALL:
         add_range(e, p, SIZE_MAX, SCC_ALG_RING);
@@ -253,8 +257,15 @@ static void auto_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
 }
 
 void scc_select_build(scc_select_table_t *t, const scc_select_topo_t *topo,
-                      const scc_select_params_t *p)
+                      const scc_select_params_t *params)
 {
+    scc_select_params_t pp = *params;
+    const scc_select_params_t *p = &pp;
+
+    /* Bruck's allgather runs between node leaders only */
+    if (SCC_TOPO_NODES != topo->kind) {
+        pp.unavailable |= BIT(SCC_ALG_BRUCK);
+    }
     memset(t, 0, sizeof(*t));
     for (int c = 0; c < SCC_COLL_COUNT; ++c) {
         scc_select_entry_t *e = &t->coll[c];

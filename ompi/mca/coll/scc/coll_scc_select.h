@@ -37,6 +37,7 @@ typedef enum {
     SCC_ALG_BUTTERFLY,     /* recursive doubling, seeds/002 */
     SCC_ALG_DISSEM,        /* m-way dissemination barrier, seeds/004 */
     SCC_ALG_NOCMSG_FANIN,  /* the thesis's fan-in-only barrier: NOT an MPI barrier */
+    SCC_ALG_BRUCK,         /* allgather across nodes: Bruck's dissemination between leaders */
     SCC_ALG_COUNT
 } scc_alg_t;
 
@@ -70,6 +71,8 @@ typedef struct scc_select_params {
                                    binomial trees between the leaders (a butterfly below) */
     size_t nodes_ring_min;      /* nodes: allreduce from this on runs the ring between the
                                    leaders */
+    size_t nodes_allgather_ring_min;    /* nodes: allgather from this on (bytes per rank)
+                                   passes the parts round a ring of the leaders (Bruck below) */
     uint32_t unavailable;       /* bit (1 << alg): algorithms that cannot run on this
                                    communicator (not built, no transport): the table
                                    puts a schedule there instead of a direct algorithm

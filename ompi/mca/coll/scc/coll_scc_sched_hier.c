@@ -345,16 +345,32 @@ static void forward_node(scc_sched_t *s, const scc_nodes_t *nd, int rank, uint32
     }
 }
 
-/* One message per run of node `node`'s ranks between leaders: sent (peer -1) or received
- * from peer, tags tag0 + q. */
-static void move_node(scc_sched_t *s, const scc_nodes_t *nd, uint32_t k, int node, int peer,
-                      uint32_t tag0, uint32_t round, int *lo, int *hi)
+/* The parts of nodes first .. first + c - 1 (mod N) in one message per run of consecutive
+ * ranks across them (nodes of consecutive ranks travel together): sent (peer -1) or
+ * received from peer, tags tag0, tag0 + 1, ... */
+static void move_nodes(scc_sched_t *s, const scc_nodes_t *nd, uint32_t k, int first, int c,
+                       int peer, uint32_t tag0, uint32_t round, int *lo, int *hi)
 {
-    int nr = node_runs(nd, node, lo, hi);
-    for (int q = 0; q < nr; ++q) {
-        scc_sched_push(s, peer < 0 ? SCC_STEP_SEND : SCC_STEP_RECV, 0, peer, tag0 + (uint32_t) q,
-                       round, (uint32_t) lo[q] * k, (uint32_t) (hi[q] - lo[q] + 1) * k,
-                       peer < 0 ? 1 : 0);
+    int nr = 0, r0 = -1, r1 = -1;
+    for (int o = 0; o < c; ++o) {
+        int n = node_runs(nd, (first + o) % nd->nnodes, lo, hi);
+        for (int q = 0; q < n; ++q) {
+            if (r0 >= 0 && r1 + 1 == lo[q]) {
+                r1 = hi[q];
+                continue;
+            }
+            if (r0 >= 0) {
+                scc_sched_push(s, peer < 0 ? SCC_STEP_SEND : SCC_STEP_RECV, 0, peer,
+                               tag0 + (uint32_t) nr++, round, (uint32_t) r0 * k,
+                               (uint32_t) (r1 - r0 + 1) * k, peer < 0 ? 1 : 0);
+            }
+            r0 = lo[q];
+            r1 = hi[q];
+        }
+    }
+    if (r0 >= 0) {
+        scc_sched_push(s, peer < 0 ? SCC_STEP_SEND : SCC_STEP_RECV, 0, peer, tag0 + (uint32_t) nr,
+                       round, (uint32_t) r0 * k, (uint32_t) (r1 - r0 + 1) * k, peer < 0 ? 1 : 0);
     }
 }
 
@@ -393,15 +409,10 @@ static int allgather_leader(scc_sched_t *s, const scc_nodes_t *nd, scc_inter_t i
             const int c = d < N - d ? d : N - d;
             /* a send names no peer: its reader (J - d's leader) names it */
             const int from = scc_nodes_leader(nd, (J + d) % N, -1);
-            for (int o = 0; o < c; ++o) {
-                move_node(s, nd, k, (J + o) % N, -1, tag + (uint32_t) (o * R), round, lo, hi);
-            }
-            for (int o = 0; o < c; ++o) {
-                int src = (J + d + o) % N;
-                move_node(s, nd, k, src, from, tag + (uint32_t) (o * R), round, lo, hi);
-                if (nloc > 0) {
-                    forward_node(s, nd, rank, k, src, 0, round + 1, nloc, &fwd, lo, hi);
-                }
+            move_nodes(s, nd, k, J, c, -1, tag, round, lo, hi);
+            move_nodes(s, nd, k, (J + d) % N, c, from, tag, round, lo, hi);
+            for (int o = 0; nloc > 0 && o < c; ++o) {
+                forward_node(s, nd, rank, k, (J + d + o) % N, 0, round + 1, nloc, &fwd, lo, hi);
             }
             tag += (uint32_t) (c * R);
         }
@@ -411,8 +422,9 @@ static int allgather_leader(scc_sched_t *s, const scc_nodes_t *nd, scc_inter_t i
     for (int step = 0; step < N - 1; ++step, ++round) {
         const int src = ((J - step - 1) % N + N) % N;
         const int prev = scc_nodes_leader(nd, (J - 1 + N) % N, -1);
-        move_node(s, nd, k, ((J - step) % N + N) % N, -1, (uint32_t) (step * R), round, lo, hi);
-        move_node(s, nd, k, src, prev, (uint32_t) (step * R), round, lo, hi);
+        move_nodes(s, nd, k, ((J - step) % N + N) % N, 1, -1, (uint32_t) (step * R), round, lo,
+                   hi);
+        move_nodes(s, nd, k, src, 1, prev, (uint32_t) (step * R), round, lo, hi);
         if (nloc > 0) {
             forward_node(s, nd, rank, k, src, 0, round + 1, nloc, &fwd, lo, hi);
         }

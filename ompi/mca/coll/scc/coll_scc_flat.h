@@ -1,4 +1,5 @@
-/* coll_scc_flat.h: the direct algorithms of coll_scc_flat.c. */
+/* coll_scc_flat.h: the direct algorithms (coll_scc_flat.c: bcast and the reductions;
+ * coll_scc_flat_move.c: gather, scatter, allgather, alltoall(v); coll_scc_flat_barrier.c). */
 #ifndef MCA_COLL_SCC_FLAT_H
 #define MCA_COLL_SCC_FLAT_H
 
@@ -45,6 +46,50 @@ int mca_coll_scc_barrier_dissem(mca_coll_scc_module_t *m);
 int mca_coll_scc_barrier_tree(mca_coll_scc_module_t *m);
 /* the radix the barrier uses for a requested one (0: all others in one round) */
 int mca_coll_scc_barrier_radix(int n, int radix);
+
+/* ---- between coll_scc_flat*.c: when a message moves single-copy, pieces */
+
+/* Messages of this many bytes move single-copy (they are read in place). */
+static inline bool scc_single_copy(const scc_xport_t *x, size_t bytes)
+{
+    return x->cma && bytes >= x->cma_min;
+}
+
+/* The same for exchanges of one block per peer (gather, scatter, alltoall(v)): nobody waits
+ * on the whole of one rank's message, so single copy pays from smaller blocks when the
+ * processes share cores (coll_scc_cma_min auto). */
+static inline bool scc_single_copy_blocks(const scc_xport_t *x, size_t bytes)
+{
+    return x->cma && bytes >= x->cma_a2a_min;
+}
+
+/* Reductions: from this many bytes on, the direct algorithms reduce-scatter what
+ * they read single-copy; below, everyone's data through the slots. */
+static inline bool scc_single_copy_reduce(const scc_xport_t *x, size_t bytes)
+{
+    return x->cma && bytes >= x->cma_reduce_min;
+}
+
+/* alltoallv: a table offset that points into the sender's slot, not its buffer */
+#define SCC_IN_SLOT (1ull << 63)
+/* alltoallv's pairwise rounds: piece numbers as tags wrap here (below the transport's
+   reserved ids, far above any slot count) */
+#define SCC_A2AV_TAG_SPAN (1ull << 31)
+
+static inline size_t scc_min(size_t a, size_t b)
+{
+    return a < b ? a : b;
+}
+
+/* Number of slot-sized pieces of a message (0 for an empty one). */
+static inline size_t scc_npieces(const scc_xport_t *x, size_t bytes)
+{
+    return (bytes + x->slot_size - 1) / x->slot_size;
+}
+
+/* Receives the one message a sender publishes in this call into buf (the ack waits for the
+ * next call, off this call's critical path); any other message through the general path. */
+int scc_flat_recv_single(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len);
 
 END_C_DECLS
 

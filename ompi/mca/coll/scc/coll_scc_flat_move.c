@@ -1,0 +1,354 @@
+/* coll_scc_flat_move.c: the direct algorithms that move data without combining it --
+ * gather, scatter, allgather, alltoall and alltoallv: each rank takes its peers' blocks as
+ * they arrive, through the slots or single-copy from the sender's own buffer. */
+#include "coll_scc_flat.h"
+
+#include <string.h>
+
+#include "ompi/datatype/ompi_datatype.h"
+
+/* ------------------------------------------------------------ data movement */
+
+/* Messages tag of every other rank, taken in the order they arrive, so that a sender that
+ * has not run yet (oversubscribed) holds up nobody behind it.  hdrs[i]: rank i's header once
+ * taken (x->pv); the scan goes on after the last one found, so a call in which all have
+ * arrived costs one pass. */
+typedef struct scc_arrivals {
+    scc_msg_hdr_t **hdrs;
+    uint32_t tag;
+    int left, next;
+} scc_arrivals_t;
+
+static void scc_arrivals_init(scc_arrivals_t *a, scc_xport_t *x, uint32_t tag)
+{
+    a->hdrs = (scc_msg_hdr_t **) x->pv;
+    a->tag = tag;
+    a->left = x->size - 1;
+    a->next = (x->rank + 1) % x->size;
+    for (int i = 0; i < x->size; ++i) {
+        a->hdrs[i] = NULL;
+    }
+}
+
+/* The next rank whose message has arrived (waiting for one), or -1 when all are taken. */
+static int scc_arrivals_next(scc_xport_t *x, scc_arrivals_t *a)
+{
+    unsigned spins = 0;
+    SCC_TRACE_T0(t0);
+
+    if (0 == a->left) {
+        return -1;
+    }
+    for (;;) {
+        for (int k = 0; k < x->size; ++k) {
+            int i = (a->next + k) % x->size;
+            if (i != x->rank && NULL == a->hdrs[i]
+                && NULL != (a->hdrs[i] = scc_xport_test(x, i, a->tag))) {
+                a->next = (i + 1) % x->size;
+                a->left--;
+                if (spins > 0) {
+                    SCC_TRACE_ADD(t0, SCC_PH_WAIT, 0);
+                }
+                return i;
+            }
+        }
+        scc_xport_idle(x, &spins);
+    }
+}
+
+/* Copies len bytes from offset off of each rank i's message to dst + i * len, as they
+ * arrive. */
+static int scc_take_arrivals(scc_xport_t *x, uint32_t tag, size_t off, char *dst, size_t len)
+{
+    scc_arrivals_t a;
+    int i, rc = OMPI_SUCCESS;
+
+    scc_arrivals_init(&a, x, tag);
+    while ((i = scc_arrivals_next(x, &a)) >= 0) {
+        char *to = dst + (size_t) i * len;
+        if (OMPI_SUCCESS != rc) {
+            /* still acknowledge, so that no sender waits forever */
+        } else if (SCC_MSG_CMA == a.hdrs[i]->kind) {
+            rc = scc_xport_read(x, i, a.hdrs[i], off, to, len);
+        } else {
+            SCC_TRACED(SCC_PH_COPY, len,
+                       memcpy(to, scc_xport_data(x, i, tag, a.hdrs[i]) + off, len));
+        }
+        scc_xport_release_read(x, i, a.tag, a.hdrs[i]);
+    }
+    return rc;
+}
+
+int mca_coll_scc_gather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                             size_t bytes, int root)
+{
+    scc_xport_t *x = m->xp;
+    int rc = OMPI_SUCCESS;
+
+    scc_xport_begin(x);
+    if (x->rank != root) {
+        if (scc_single_copy_blocks(x, bytes)) {
+            rc = scc_xport_expose(x, 0, sbuf, bytes, 1, NULL, 0);
+        } else {
+            for (size_t k = 0, off = 0; off < bytes && OMPI_SUCCESS == rc;
+                 ++k, off += x->slot_size) {
+                rc = scc_xport_send(x, (uint32_t) k, sbuf + off,
+                                    scc_min(x->slot_size, bytes - off), 1, false, NULL);
+            }
+        }
+    } else {
+        if (NULL != sbuf && sbuf != rbuf + (size_t) root * bytes) {
+            SCC_TRACED(SCC_PH_COPY, bytes, memcpy(rbuf + (size_t) root * bytes, sbuf, bytes));
+        }
+        if (scc_single_copy_blocks(x, bytes) || bytes <= x->slot_size) {
+            rc = scc_take_arrivals(x, 0, 0, rbuf, bytes);
+        } else {
+            for (int i = 0; i < x->size && OMPI_SUCCESS == rc; ++i) {
+                char *dst = rbuf + (size_t) i * bytes;
+                for (size_t k = 0, off = 0; i != root && off < bytes && OMPI_SUCCESS == rc;
+                     ++k, off += x->slot_size) {
+                    rc = scc_xport_recv(x, i, (uint32_t) k, dst + off,
+                                        scc_min(x->slot_size, bytes - off));
+                }
+            }
+        }
+    }
+    scc_xport_end(x);
+    return rc;
+}
+
+int mca_coll_scc_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                              size_t bytes, int root)
+{
+    scc_xport_t *x = m->xp;
+    const int n = x->size;
+    size_t total = bytes * (size_t) n;
+    int rc = OMPI_SUCCESS;
+
+    scc_xport_begin(x);
+    if (scc_single_copy_blocks(x, bytes) || total <= x->slot_size) {
+        /* one message holds everything: each reads its part */
+        if (x->rank == root) {
+            rc = scc_single_copy_blocks(x, bytes)
+                     ? scc_xport_expose(x, 0, sbuf, total, n - 1, NULL, 0)
+                     : scc_xport_send(x, 0, sbuf, total, n - 1, false, NULL);
+            if (NULL != rbuf && rbuf != sbuf + (size_t) root * bytes) {
+                SCC_TRACED(SCC_PH_COPY, bytes, memcpy(rbuf, sbuf + (size_t) root * bytes, bytes));
+            }
+        } else {
+            scc_msg_hdr_t *h = scc_xport_wait(x, root, 0);
+            if (SCC_MSG_CMA == h->kind) {
+                rc = scc_xport_read(x, root, h, (size_t) x->rank * bytes, rbuf, bytes);
+            } else if (h->len != total) {
+                rc = MPI_ERR_TRUNCATE;
+            } else {
+                SCC_TRACED(SCC_PH_COPY, bytes,
+                           memcpy(rbuf, scc_xport_data(x, root, 0, h)
+                                            + (size_t) x->rank * bytes, bytes));
+            }
+            scc_xport_release_read(x, root, 0, h);
+        }
+    } else {
+        /* piece k for rank d: tag k * n + d, sent piece-major */
+        size_t npieces = scc_npieces(x, bytes);
+        for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
+            size_t off = k * x->slot_size, len = scc_min(x->slot_size, bytes - off);
+            if (x->rank == root) {
+                for (int d = 0; d < n && OMPI_SUCCESS == rc; ++d) {
+                    if (d != root) {
+                        rc = scc_xport_send(x, (uint32_t) (k * n + d),
+                                            sbuf + (size_t) d * bytes + off, len, 1, false, NULL);
+                    }
+                }
+            } else {
+                rc = scc_xport_recv(x, root, (uint32_t) (k * n + x->rank), rbuf + off, len);
+            }
+        }
+        if (x->rank == root && NULL != rbuf && rbuf != sbuf + (size_t) root * bytes) {
+            SCC_TRACED(SCC_PH_COPY, bytes, memcpy(rbuf, sbuf + (size_t) root * bytes, bytes));
+        }
+    }
+    scc_xport_end(x);
+    return rc;
+}
+
+int mca_coll_scc_allgather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                                size_t bytes)
+{
+    scc_xport_t *x = m->xp;
+    const int n = x->size, me = x->rank;
+    int rc = OMPI_SUCCESS;
+
+    scc_xport_begin(x);
+    if (scc_single_copy(x, bytes)) {
+        /* readers read my block from the caller's send buffer (stable for the call) and
+           my own copy into rbuf overlaps their reads */
+        scc_xport_expose(x, 0, sbuf, bytes, n - 1, NULL, 0);
+        if (sbuf != rbuf + (size_t) me * bytes) {
+            SCC_TRACED(SCC_PH_COPY, bytes, memcpy(rbuf + (size_t) me * bytes, sbuf, bytes));
+        }
+        rc = scc_take_arrivals(x, 0, 0, rbuf, bytes);
+    } else {
+        if (sbuf != rbuf + (size_t) me * bytes) {
+            SCC_TRACED(SCC_PH_COPY, bytes, memcpy(rbuf + (size_t) me * bytes, sbuf, bytes));
+        }
+        /* pieces: everyone reads piece k of every rank before piece k + 1 of any */
+        size_t npieces = scc_npieces(x, bytes);
+        for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
+            size_t off = k * x->slot_size, len = scc_min(x->slot_size, bytes - off);
+            rc = scc_xport_send(x, (uint32_t) k, rbuf + (size_t) me * bytes + off, len, n - 1,
+                                false, NULL);
+            for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
+                int i = (me + j) % n;
+                char *dst = rbuf + (size_t) i * bytes + off;
+                rc = 1 == npieces ? scc_flat_recv_single(x, i, (uint32_t) k, dst, len)
+                                  : scc_xport_recv(x, i, (uint32_t) k, dst, len);
+            }
+        }
+    }
+    scc_xport_end(x);
+    return rc;
+}
+
+int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                               size_t bytes)
+{
+    scc_xport_t *x = m->xp;
+    const int n = x->size, me = x->rank;
+    size_t total = bytes * (size_t) n;
+    int rc = OMPI_SUCCESS;
+
+    const bool single = scc_single_copy_blocks(x, bytes);
+
+    scc_xport_begin(x);
+    if (single || total <= x->slot_size) {
+        /* everyone publishes its whole send buffer; each reads its block from each */
+        if (single) {
+            rc = scc_xport_expose(x, 0, sbuf, total, n - 1, NULL, 0);
+        } else {
+            rc = scc_xport_send(x, 0, sbuf, total, n - 1, false, NULL);
+        }
+        SCC_TRACED(SCC_PH_COPY, bytes,
+                   memcpy(rbuf + (size_t) me * bytes, sbuf + (size_t) me * bytes, bytes));
+        if (OMPI_SUCCESS == rc) {
+            rc = scc_take_arrivals(x, 0, (size_t) me * bytes, rbuf, bytes);
+        }
+    } else {
+        /* piece k of my block for rank d: tag k * n + d.  Step j sends to me + j and
+           receives from me - j, so no rank ever has more than one message unread by a
+           rank that waits for it (a round of n - 1 sends could exceed the slots) */
+        size_t npieces = scc_npieces(x, bytes);
+        SCC_TRACED(SCC_PH_COPY, bytes,
+                   memcpy(rbuf + (size_t) me * bytes, sbuf + (size_t) me * bytes, bytes));
+        for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
+            size_t off = k * x->slot_size, len = scc_min(x->slot_size, bytes - off);
+            for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
+                int d = (me + j) % n, i = (me - j + n) % n;
+                rc = scc_xport_send(x, (uint32_t) (k * n + d), sbuf + (size_t) d * bytes + off,
+                                    len, 1, false, NULL);
+                if (OMPI_SUCCESS == rc) {
+                    rc = scc_xport_recv(x, i, (uint32_t) (k * n + me),
+                                        rbuf + (size_t) i * bytes + off, len);
+                }
+            }
+        }
+    }
+    scc_xport_end(x);
+    return rc;
+}
+
+int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
+                                const size_t *sbytes, const size_t *soff, char *rbuf,
+                                const size_t *rbytes, const size_t *roff)
+{
+    scc_xport_t *x = m->xp;
+    const int n = x->size, me = x->rank;
+    int rc = OMPI_SUCCESS;
+
+    if (rbytes[me] != sbytes[me]) {
+        return MPI_ERR_TRUNCATE;
+    }
+    if (sbytes[me] > 0) {   /* a rank with nothing to send may pass no buffer */
+        memcpy(rbuf + roff[me], sbuf + soff[me], sbytes[me]);
+    }
+    scc_xport_begin(x);
+    if (x->cma && x->cma_a2a_min < SIZE_MAX
+        && (size_t) n * 2 * sizeof(uint64_t) <= x->slot_size) {
+        /* my send buffer in place, with each reader's (offset, length) beside it in my
+           slot; blocks below the single-copy size are copied into the slot after that table while
+           they fit (offset marked SCC_IN_SLOT), so small ones take no system call */
+        const size_t tbytes = (size_t) n * 2 * sizeof(uint64_t);
+        uint64_t *table = mca_coll_scc_scratch(m, 1, x->slot_size);
+        size_t extent = 0, used = tbytes;
+        if (NULL == table) {
+            scc_xport_end(x);
+            return SCC_ERR_NO_MEM;
+        }
+        for (int d = 0; d < n; ++d) {
+            table[2 * d] = soff[d];
+            table[2 * d + 1] = sbytes[d];
+            if (d != me && sbytes[d] < x->cma_a2a_min && used + sbytes[d] <= x->slot_size) {
+                if (sbytes[d] > 0) {
+                    memcpy((char *) table + used, sbuf + soff[d], sbytes[d]);
+                }
+                table[2 * d] = SCC_IN_SLOT | used;
+                used += sbytes[d];
+            } else if (soff[d] + sbytes[d] > extent) {
+                extent = soff[d] + sbytes[d];
+            }
+        }
+        if (extent > 0) {
+            rc = scc_xport_expose(x, 0, sbuf, extent, n - 1, table, used);
+        } else {
+            /* all of it in the slot: no reader to wait for at the end */
+            rc = scc_xport_send(x, 0, table, used, n - 1, false, NULL);
+        }
+        scc_arrivals_t a;
+        int i;
+        scc_arrivals_init(&a, x, 0);
+        while ((i = scc_arrivals_next(x, &a)) >= 0) {
+            const char *data = scc_xport_data(x, i, 0, a.hdrs[i]);
+            const uint64_t *t = (const uint64_t *) data;
+            if (OMPI_SUCCESS != rc) {
+                /* acknowledge the rest all the same */
+            } else if (t[2 * me + 1] != rbytes[i]) {
+                rc = MPI_ERR_TRUNCATE;
+            } else if (t[2 * me] & SCC_IN_SLOT) {
+                memcpy(rbuf + roff[i], data + (t[2 * me] & ~SCC_IN_SLOT), rbytes[i]);
+            } else {
+                rc = scc_xport_read(x, i, a.hdrs[i], t[2 * me], rbuf + roff[i], rbytes[i]);
+            }
+            scc_xport_release_read(x, i, a.tag, a.hdrs[i]);
+        }
+    } else {
+        /* pairwise rounds: in round r I send to me + r and receive from me - r.  Each
+           round is a call of its own on the transport (every rank runs all n - 1), so
+           a piece is named by (round, piece number) for any n and no stale message of
+           another round can match.  Piece numbers wrap at SCC_A2AV_TAG_SPAN: safe, as
+           the slot of piece k has held a piece of the same pair with another number
+           since piece k - SCC_A2AV_TAG_SPAN, read by the same reader (the span is far
+           above the slot count). */
+        for (int r = 1; r < n && OMPI_SUCCESS == rc; ++r) {
+            int d = (me + r) % n, s = (me - r + n) % n;
+            size_t sp = scc_npieces(x, sbytes[d]), rp = scc_npieces(x, rbytes[s]);
+            if (r > 1) {
+                scc_xport_end(x);
+                scc_xport_begin(x);
+            }
+            for (size_t k = 0; k < sp || k < rp; ++k) {
+                size_t off = k * x->slot_size;
+                uint32_t tag = (uint32_t) (k % SCC_A2AV_TAG_SPAN);
+                if (k < sp && OMPI_SUCCESS == rc) {
+                    rc = scc_xport_send(x, tag, sbuf + soff[d] + off,
+                                        scc_min(x->slot_size, sbytes[d] - off), 1, false, NULL);
+                }
+                if (k < rp && OMPI_SUCCESS == rc) {
+                    rc = scc_xport_recv(x, s, tag, rbuf + roff[s] + off,
+                                        scc_min(x->slot_size, rbytes[s] - off));
+                }
+            }
+        }
+    }
+    scc_xport_end(x);
+    return rc;
+}

@@ -141,6 +141,10 @@ static void test_defaults(void)
     scc_select_build(&t, &tp, &p);
     CHECK(SCC_ALG_FALLBACK == scc_select(&t, SCC_COLL_ALLGATHER, 64),
           "one node: bruck forced is the fallback");
+    CHECK((scc_select_topo_unavailable(SCC_TOPO_FLAT) & (1u << SCC_ALG_BRUCK))
+          && (scc_select_topo_unavailable(SCC_TOPO_MESH) & (1u << SCC_ALG_BRUCK))
+          && !(scc_select_topo_unavailable(SCC_TOPO_NODES) & (1u << SCC_ALG_BRUCK)),
+          "bruck unavailable but across nodes (the forced path reads it too)");
     p.force[SCC_COLL_ALLGATHER] = SCC_ALG_AUTO;
 
     /* domains: as flat, and DOPL on the domain grid for large broadcasts */

@@ -256,16 +256,19 @@ static void auto_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
     }
 }
 
+uint32_t scc_select_topo_unavailable(scc_topo_kind_t kind)
+{
+    /* Bruck's allgather runs between node leaders only */
+    return SCC_TOPO_NODES != kind ? BIT(SCC_ALG_BRUCK) : 0;
+}
+
 void scc_select_build(scc_select_table_t *t, const scc_select_topo_t *topo,
                       const scc_select_params_t *params)
 {
     scc_select_params_t pp = *params;
     const scc_select_params_t *p = &pp;
 
-    /* Bruck's allgather runs between node leaders only */
-    if (SCC_TOPO_NODES != topo->kind) {
-        pp.unavailable |= BIT(SCC_ALG_BRUCK);
-    }
+    pp.unavailable |= scc_select_topo_unavailable(topo->kind);
     memset(t, 0, sizeof(*t));
     for (int c = 0; c < SCC_COLL_COUNT; ++c) {
         scc_select_entry_t *e = &t->coll[c];

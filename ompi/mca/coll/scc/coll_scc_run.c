@@ -10,11 +10,13 @@
 
 /* Across nodes every message between nodes pays a network latency (and a handshake once
  * past the pml's eager size): blocks of coll_scc_nodes_block where the node's own readers
- * take them single-copy (larger than a slot). */
+ * take them single-copy (larger than a slot), for messages of 4 slots or more.  Below, a
+ * block of the whole message costs the handshake without a pipeline to hide it: the pieces
+ * stay (4 nodes of 1, 64 KB: allreduce 131 against 175 us, reduce 59 against 97). */
 static size_t scc_nodes_block(const scc_xport_t *x, size_t bytes, size_t bs)
 {
     size_t nb = (size_t) mca_coll_scc_component.nodes_block;
-    if (NULL != x->remote && x->cma && bytes > bs && bs < nb) {
+    if (NULL != x->remote && x->cma && bytes > bs && bs < nb && bytes >= 4 * x->slot_size) {
         bs = bytes < nb ? bytes : nb;
     }
     return bs;

@@ -812,17 +812,8 @@ int main(int argc, char **argv)
         cma_min = 8192;
     }
 
-    if (MPI_COMM_NULL != base) {
-        /* Bruck's allgather runs between the leaders of several nodes only: on one node the
-           component declines it (the fallback serves), nothing to check of it */
-        MPI_Comm shared;
-        int nshared;
-        MPI_Comm_split_type(base, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared);
-        MPI_Comm_size(shared, &nshared);
-        MPI_Allreduce(MPI_IN_PLACE, &nshared, 1, MPI_INT, MPI_MIN, base);
-        one_node = nshared == nprocs;
-        MPI_Comm_free(&shared);
-    }
+    /* on one node the component declines Bruck's allgather: nothing of it to check */
+    one_node = MPI_COMM_NULL != base && tb_one_node(base);
     for (size_t c = 0; c < sizeof(colls) / sizeof(colls[0]); ++c) {
         char names[32][32], pname[96], cname[MPI_MAX_OBJECT_NAME];
         int values[32], na;

@@ -643,17 +643,8 @@ int main(int argc, char **argv)
     setup_types();
     cvar_rw("coll_scc_shm_slot_size", &slot, 0);
     cvar_rw("coll_scc_shm_nslots", &nslots, 0);
-    {
-        /* Bruck's allgather runs between the leaders of several nodes only: on one node the
-           component declines it (the fallback serves), nothing of it to check here */
-        MPI_Comm shared;
-        int nshared;
-        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared);
-        MPI_Comm_size(shared, &nshared);
-        MPI_Allreduce(MPI_IN_PLACE, &nshared, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        one_node = nshared == nprocs;
-        MPI_Comm_free(&shared);
-    }
+    /* on one node the component declines Bruck's allgather: nothing of it to check */
+    one_node = tb_one_node(MPI_COMM_WORLD);
     for (size_t c = 0; c < sizeof(colls) / sizeof(colls[0]) && !tags; ++c) {
         char names[32][32], pname[96];
         int values[32], na = algorithms(colls[c], names, values, 32);

@@ -87,6 +87,20 @@ static inline unsigned char tb_byte(int r, size_t i, int salt)
     return (unsigned char) (tb_val(r, i, salt) ^ (tb_val(r, i, salt) >> 11));
 }
 
+/* Whether every process of comm shares one node (MPI_COMM_TYPE_SHARED): Bruck's allgather
+ * runs between node leaders only, and the component declines it on one node. */
+static inline int tb_one_node(MPI_Comm comm)
+{
+    MPI_Comm shared;
+    int nshared, n;
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared);
+    MPI_Comm_size(shared, &nshared);
+    MPI_Allreduce(MPI_IN_PLACE, &nshared, 1, MPI_INT, MPI_MIN, comm);
+    MPI_Comm_free(&shared);
+    return nshared == n;
+}
+
 /* Ends the test: every rank's failures are summed; returns the exit code. */
 static int tb_finish(void)
 {

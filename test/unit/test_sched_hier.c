@@ -34,6 +34,21 @@ static int gen_hier(scc_sched_t *s, int rank, const void *ctx)
 
 static long nreplays, nsteps_total;
 
+/* rank's steps of a's schedule (no block list: the hierarchical ones use none) into s,
+ * allocated: count, allocate, fill; 0 or the generator's error */
+static int gen_steps(scc_sched_t *s, int rank, const harg_t *a)
+{
+    memset(s, 0, sizeof(*s));
+    if (0 != gen_hier(s, rank, a)) {
+        return -1;
+    }
+    s->steps = malloc((s->nsteps + 1) * sizeof(scc_step_t));
+    s->list = malloc(sizeof(uint32_t));
+    s->cap = s->nsteps;
+    s->list_cap = 0;
+    return gen_hier(s, rank, a);
+}
+
 /* Every step crosses nodes only between leaders, and stays in a node only with its leader. */
 static void check_hierarchy(const harg_t *a)
 {
@@ -42,16 +57,10 @@ static void check_hierarchy(const harg_t *a)
     scc_sched_t s;
 
     for (int r = 0; r < nd->n; ++r) {
-        memset(&s, 0, sizeof(s));
-        if (0 != gen_hier(&s, r, a)) {
+        if (0 != gen_steps(&s, r, a)) {
             CHECK(0, "rank %d: generator failed", r);
             return;
         }
-        s.steps = malloc((s.nsteps + 1) * sizeof(scc_step_t));
-        s.list = malloc(sizeof(uint32_t));
-        s.cap = s.nsteps;
-        s.list_cap = 0;
-        gen_hier(&s, r, a);
         for (long i = 0; i < s.nsteps; ++i) {
             const scc_step_t *st = &s.steps[i];
             int p = st->peer, me_lead, p_lead;
@@ -85,16 +94,10 @@ static void check_allgather_peers(const harg_t *a)
 
     while ((1 << lg) < N) lg++;
     want = N < 2 ? 0 : SCC_INTER_DISSEM == a->h.inter ? lg : 1;
-    memset(&s, 0, sizeof(s));
     memset(seen, 0, sizeof(seen));
-    if (N > 64 || 0 != gen_hier(&s, 0, a)) {
+    if (N > 64 || 0 != gen_steps(&s, 0, a)) {
         return;
     }
-    s.steps = malloc((s.nsteps + 1) * sizeof(scc_step_t));
-    s.list = malloc(sizeof(uint32_t));
-    s.cap = s.nsteps;
-    s.list_cap = 0;
-    gen_hier(&s, 0, a);
     for (long i = 0; i < s.nsteps; ++i) {
         const scc_step_t *st = &s.steps[i];
         if (SCC_STEP_RECV == st->kind && nd->node_of[st->peer] != nd->node_of[0]

@@ -135,6 +135,8 @@ void mca_coll_scc_show_help(const char *topic, ...);
 int mca_coll_scc_init_query(bool enable_progress_threads, bool enable_mpi_threads);
 mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm, int *priority);
 int mca_coll_scc_register_params(void);
+/* Registers the int parameter coll_scc_<name> (READONLY, at OPAL_INFO_LVL level) with default dflt */
+void mca_coll_scc_reg_int(const char *name, const char *desc, int level, int *storage, int dflt);
 
 /* Sets the communicator up on its first collective; returns true when the
  * component serves it (false: every call goes to the fallback), the same on every

@@ -216,6 +216,16 @@ static mca_base_var_enum_t *scc_alg_enum(scc_coll_t c)
     return e;
 }
 
+/* An int parameter of the component, READONLY, set to dflt before Open MPI reads its value. */
+void mca_coll_scc_reg_int(const char *name, const char *desc, int level, int *storage, int dflt)
+{
+    *storage = dflt;
+    (void) mca_base_component_var_register(&mca_coll_scc_component.super.collm_version, name,
+                                           desc, MCA_BASE_VAR_TYPE_INT, NULL, 0, 0,
+                                           (mca_base_var_info_lvl_t) level,
+                                           MCA_BASE_VAR_SCOPE_READONLY, storage);
+}
+
 /* A byte threshold of the selection table, READONLY at level 5. */
 static void scc_reg_bytes(const char *name, const char *desc, size_t *storage, size_t dflt)
 {
@@ -264,12 +274,10 @@ int mca_coll_scc_register_params(void)
             OBJ_RELEASE(e);
         }
     }
-    cs->barrier_radix = 0;
-    (void) mca_base_component_var_register(c, "barrier_radix",
+    mca_coll_scc_reg_int("barrier_radix",
         "Peers each process waits for per round of the dissemination barrier (seeds/004's m); "
         "0 waits for all others in one round (0 to 1048576)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->barrier_radix);
+        OPAL_INFO_LVL_6, &cs->barrier_radix, 0);
 
     /* thresholds of the selection table (defaults: scc_select_params_default) */
     {
@@ -326,34 +334,26 @@ int mca_coll_scc_register_params(void)
         "all others in one level up to 8 processes, then 4,3 (16), 5,5 (30), 4,4,3 beyond",
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->tree_fanout);
-    cs->dopl_chunks = 4;
-    (void) mca_base_component_var_register(c, "dopl_chunks",
+    mca_coll_scc_reg_int("dopl_chunks",
         "DOPL: pipeline chunks per part (the thesis: parts of 8 KB in chunks of 2 KB, 4); "
         "1 to 64",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->dopl_chunks);
-    cs->nodes_block = 524288;
-    (void) mca_base_component_var_register(c, "nodes_block",
+        OPAL_INFO_LVL_6, &cs->dopl_chunks, 4);
+    mca_coll_scc_reg_int("nodes_block",
         "Communicators across nodes: block bytes of the pipelined schedules where the "
         "processes of a node read each other single-copy (each block crossing nodes is one "
         "message: larger blocks pay fewer network latencies and handshakes, smaller ones "
         "overlap more): 65536 to 1073741824",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->nodes_block);
-    cs->cma_block = 262144;
-    (void) mca_base_component_var_register(c, "cma_block",
+        OPAL_INFO_LVL_6, &cs->nodes_block, 524288);
+    mca_coll_scc_reg_int("cma_block",
         "Block bytes of the pipelined broadcasts (Jia, DOPL, NoC_Msg, trees) when blocks move "
         "single-copy (messages of at least coll_scc_cma_min bytes): 4096 to 1073741824; 0 "
         "keeps slot-sized blocks",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->cma_block);
-    cs->rsag_min = 4096;
-    (void) mca_base_component_var_register(c, "rsag_min",
+        OPAL_INFO_LVL_6, &cs->cma_block, 262144);
+    mca_coll_scc_reg_int("rsag_min",
         "The direct allreduce through the slots (where it does not go single-copy): from this "
         "many bytes a reduce-scatter and an allgather in pipelined rounds, each rank combining "
         "its 1/n of the vector; below, every rank combines all of it (0: never)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->rsag_min);
+        OPAL_INFO_LVL_6, &cs->rsag_min, 4096);
     (void) mca_coll_scc_agree_register_params();
     (void) mca_coll_scc_trace_register_params();
     return mca_coll_scc_xport_register_params();

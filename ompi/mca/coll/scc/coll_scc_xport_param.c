@@ -36,19 +36,15 @@ int mca_coll_scc_xport_register_params(void)
         &cs->transport);
     OBJ_RELEASE(e);
 
-    cs->shm_slot_size = 65536;
-    (void) mca_base_component_var_register(c, "shm_slot_size",
+    mca_coll_scc_reg_int("shm_slot_size",
         "Bytes of one message slot in a rank's shared-memory region: the largest piece a "
         "message moves in through shared memory (larger messages are cut into pieces or go "
         "single-copy, see coll_scc_cma_min): 64 to 67108864, a multiple of 64",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->shm_slot_size);
-    cs->shm_nslots = 8;
-    (void) mca_base_component_var_register(c, "shm_nslots",
+        OPAL_INFO_LVL_6, &cs->shm_slot_size, 65536);
+    mca_coll_scc_reg_int("shm_nslots",
         "Message slots per rank in shared memory: how many messages a rank can have in "
         "flight (4 to 64, a multiple of 4)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->shm_nslots);
+        OPAL_INFO_LVL_6, &cs->shm_nslots, 8);
     cs->shm_backing = 0;
     mca_base_var_enum_create("coll_scc_shm_backings", backing_values, &e);
     (void) mca_base_component_var_register(c, "shm_backing",
@@ -90,66 +86,50 @@ int mca_coll_scc_xport_register_params(void)
         "of its own), which must abort the job",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
         &mca_coll_scc_strict_test);
-    cs->mpb_core_size = 8192;
-    (void) mca_base_component_var_register(c, "mpb_core_size",
+    mca_coll_scc_reg_int("mpb_core_size",
         "Bytes of message-passing buffer per core (the SCC has 8192; 4096 to 1048576, a "
         "multiple of 32)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->mpb_core_size);
-    cs->mpb_nslots = 4;
-    (void) mca_base_component_var_register(c, "mpb_nslots",
+        OPAL_INFO_LVL_9, &cs->mpb_core_size, 8192);
+    mca_coll_scc_reg_int("mpb_nslots",
         "Message slots per core in the message-passing buffer (4 to 64, a multiple of 4, "
         "as many as fit slots of 256 bytes or more)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->mpb_nslots);
+        OPAL_INFO_LVL_9, &cs->mpb_nslots, 4);
 
-    cs->spin = 64;
-    (void) mca_base_component_var_register(c, "spin",
+    mca_coll_scc_reg_int("spin",
         "Polls of a flag before a waiting process starts to progress Open MPI and, when the "
         "node is oversubscribed, to give its core away (0 to 16777216)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->spin);
+        OPAL_INFO_LVL_9, &cs->spin, 64);
 
-    cs->pipe_size = 8192;
-    (void) mca_base_component_var_register(c, "pipe_size",
+    mca_coll_scc_reg_int("pipe_size",
         "Bytes of the pieces a pipelined message moves in through the slots (broadcasts, "
         "reductions): smaller pieces overlap sender and receivers more, larger ones "
         "synchronize less.  The direct broadcast and allreduce (and, oversubscribed, the "
         "schedules) take a 16th of the message as a piece where that is more, up to a slot. "
         "64 to 67108864, at most the slot size (0: the slot size)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->pipe_size);
-    cs->pipe_size_over = 32768;
-    (void) mca_base_component_var_register(c, "pipe_size_over",
+        OPAL_INFO_LVL_6, &cs->pipe_size, 8192);
+    mca_coll_scc_reg_int("pipe_size_over",
         "coll_scc_pipe_size where the processes outnumber the cores (mpi_yield_when_idle): a "
         "process waiting for a piece gives its core away, so fewer, larger pieces measured "
         "faster; same range",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->pipe_size_over);
+        OPAL_INFO_LVL_6, &cs->pipe_size_over, 32768);
 
-    cs->cma = -1;
-    (void) mca_base_component_var_register(c, "cma",
+    mca_coll_scc_reg_int("cma",
         "Single-copy transfers of large messages with process_vm_readv (cross memory attach): "
         "-1 where the kernel allows it between all processes (checked once per "
         "communicator), 0 never, 1 always (the communicator is declined if it does not work)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->cma);
-    cs->cma_min = 0;
-    (void) mca_base_component_var_register(c, "cma_min",
+        OPAL_INFO_LVL_6, &cs->cma, -1);
+    mca_coll_scc_reg_int("cma_min",
         "Messages of at least this many bytes move single-copy when the algorithm allows it "
         "(0: never, the default: on the development machine process_vm_readv moves a quarter "
         "of what copies through the slots do; -1: from 8192, and when the processes outnumber "
         "the cores from 131072, and from 32768 for blocks per peer: gather, scatter, alltoall, "
         "alltoallv)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->cma_min);
-    cs->cma_reduce_min = 0;
-    (void) mca_base_component_var_register(c, "cma_reduce_min",
+        OPAL_INFO_LVL_6, &cs->cma_min, 0);
+    mca_coll_scc_reg_int("cma_reduce_min",
         "The direct reductions (allreduce, reduce, reduce_scatter_block) of at least this many "
         "bytes reduce-scatter what they read single-copy; smaller ones go through the slots "
         "(0: never, the default; else 4096 or more)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs->cma_reduce_min);
+        OPAL_INFO_LVL_6, &cs->cma_reduce_min, 0);
 
     mca_coll_scc_call_base = 0;
     (void) mca_base_component_var_register(c, "call_base",

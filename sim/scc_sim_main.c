@@ -34,6 +34,17 @@ static void usage(void)
             "  all                             pichler, patil, roots, scale\n");
 }
 
+/* The collective named s, SCC_COLL_COUNT if none is. */
+static scc_coll_t coll_of(const char *s)
+{
+    for (int k = 0; k < SCC_COLL_COUNT; ++k) {
+        if (0 == strcmp(s, scc_coll_name((scc_coll_t) k))) {
+            return (scc_coll_t) k;
+        }
+    }
+    return SCC_COLL_COUNT;
+}
+
 static int cmd_run(const scc_sim_params_t *p, int argc, char **argv)
 {
     scc_sim_case_t c;
@@ -46,12 +57,7 @@ static int cmd_run(const scc_sim_params_t *p, int argc, char **argv)
         return 2;
     }
     memset(&c, 0, sizeof(c));
-    c.coll = SCC_COLL_COUNT;
-    for (int k = 0; k < SCC_COLL_COUNT; ++k) {
-        if (0 == strcmp(argv[0], scc_coll_name((scc_coll_t) k))) {
-            c.coll = (scc_coll_t) k;
-        }
-    }
+    c.coll = coll_of(argv[0]);
     c.alg = scc_sim_alg_from_name(argv[1]);
     c.bytes = atof(argv[2]);
     if (SCC_COLL_COUNT == c.coll || c.alg < 0) {
@@ -109,14 +115,9 @@ static int cmd_crun(const scc_sim_params_t *p, int argc, char **argv)
         return 2;
     }
     memset(&c, 0, sizeof(c));
-    c.coll = SCC_COLL_COUNT;
+    c.coll = coll_of(argv[0]);
     c.inter = SCC_INTER_COUNT;
     c.fanout = 2;
-    for (int k = 0; k < SCC_COLL_COUNT; ++k) {
-        if (0 == strcmp(argv[0], scc_coll_name((scc_coll_t) k))) {
-            c.coll = (scc_coll_t) k;
-        }
-    }
     for (int k = 0; k < SCC_INTER_COUNT; ++k) {
         if (0 == strcmp(argv[1], scc_inter_name((scc_inter_t) k))) {
             c.inter = (scc_inter_t) k;

@@ -15,12 +15,11 @@
  * block a message of theirs still carries, and the call ends by completing them.  A plan
  * reserves the requests of its sends when it is made (coll_scc_plan.c), so the realloc
  * below is a safety net: its failure is this member's alone, an MPI error
- * (coll_scc_exec.h, SCC_ERR_NO_MEM). */
-int scc_pml_send(scc_xport_t *x, const void *buf, size_t len, int nreaders, const int *readers)
+ * (coll_scc_exec.h, SCC_ERR_NO_MEM).  remote_only: to the readers on other nodes only; where
+ * the schedule asks for copies, one copy serves them all. */
+static int scc_pml_isend(scc_xport_t *x, const void *buf, size_t len, int nreaders,
+                         const int *readers, bool remote_only)
 {
-    if (NULL == readers && nreaders > 0) {
-        return OMPI_ERR_BAD_PARAM;
-    }
     if (x->nreqs + nreaders > x->reqs_cap) {
         int cap = 2 * (x->nreqs + nreaders) + 16;
         ompi_request_t **r = realloc(x->reqs, cap * sizeof(*r));
@@ -58,9 +57,12 @@ int scc_pml_send(scc_xport_t *x, const void *buf, size_t len, int nreaders, cons
         x->ncopies++;
     }
     for (int i = 0; i < nreaders; ++i) {
-        int rc = MCA_PML_CALL(isend((void *) buf, len, MPI_BYTE, readers[i], x->pml_tag,
-                                    MCA_PML_BASE_SEND_STANDARD, x->comm,
-                                    &x->reqs[x->nreqs]));
+        int rc;
+        if (remote_only && !x->remote[readers[i]]) {
+            continue;
+        }
+        rc = MCA_PML_CALL(isend((void *) buf, len, MPI_BYTE, readers[i], x->pml_tag,
+                                MCA_PML_BASE_SEND_STANDARD, x->comm, &x->reqs[x->nreqs]));
         if (OMPI_SUCCESS != rc) {
             return rc;
         }
@@ -69,22 +71,29 @@ int scc_pml_send(scc_xport_t *x, const void *buf, size_t len, int nreaders, cons
     return OMPI_SUCCESS;
 }
 
+int scc_pml_send(scc_xport_t *x, const void *buf, size_t len, int nreaders, const int *readers)
+{
+    if (NULL == readers && nreaders > 0) {
+        return OMPI_ERR_BAD_PARAM;
+    }
+    return scc_pml_isend(x, buf, len, nreaders, readers, false);
+}
+
 int scc_pml_send_remote(scc_xport_t *x, const void *buf, size_t len, int nreaders,
                         const int *readers)
 {
-    int local = 0;
+    int local = 0, rc;
 
     if (NULL == readers && nreaders > 0) {
         return OMPI_ERR_BAD_PARAM;
     }
     for (int i = 0; i < nreaders; ++i) {
-        if (x->remote[readers[i]]) {
-            int rc = scc_pml_send(x, buf, len, 1, readers + i);
-            if (OMPI_SUCCESS != rc) {
-                return rc < 0 ? rc : OMPI_ERROR;
-            }
-        } else {
-            local++;
+        local += !x->remote[readers[i]];
+    }
+    if (local < nreaders) {
+        rc = scc_pml_isend(x, buf, len, nreaders, readers, true);
+        if (OMPI_SUCCESS != rc) {
+            return rc < 0 ? rc : OMPI_ERROR;
         }
     }
     return local;

@@ -163,7 +163,7 @@ int scc_sim_net_setup(engine_t *e)
         }
     }
     /* count each SEND's readers, then list them by rank (the order the component's
-       isends go in: coll_scc_plan.c finds readers rank by rank) */
+       isends go in: coll_scc_plan_make.c finds readers rank by rank) */
     for (int pass = 0; pass < 2; ++pass) {
         for (int q = 0; q < n; ++q) {
             const scc_sim_prog_t *pr = &job->progs[q];

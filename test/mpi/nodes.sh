@@ -9,7 +9,7 @@
 # matrix over roots, sizes, types and operations), and its counters must show that messages
 # within a node went through shared memory and every message between nodes through the pml.
 # Then the per-node communicators, one with a rank per node, the pml transport alone, a grid
-# given by coll_scc_nodes, and the collectives that fall back across nodes.  Without
+# given by coll_scc_nodes, and every collective of scc_colls across nodes.  Without
 # namespaces (not root, no unshare) every case fails with the reason.
 . "$SCC_SRCDIR/test/mpi/scc_lib.sh"
 
@@ -18,7 +18,7 @@ matrix="$SCC_BUILDDIR/test/mpi/scc_matrix"
 colls="$SCC_BUILDDIR/test/mpi/scc_colls"
 : "${SCC_TIMEOUT:=600}"
 node_algs="fallback,tree,jia,dopl,nocmsg,ring,butterfly,dissem,bruck"
-node_colls="bcast,barrier,reduce,allreduce,allgather,reduce_scatter_block"
+node_colls="bcast,barrier,reduce,allreduce,allgather,reduce_scatter_block,gather,scatter"
 
 # Open MPI 5's launcher (PRRTE) names its options otherwise, keeps its out-of-band channel
 # off the loopback device (the host's own address: nothing leaves the machine) and maps by
@@ -122,10 +122,11 @@ placement 2x3 nodea:3,nodeb:3 6 2 2x1 3,3 -q
 placement 4x1 nodea:1,nodeb:1,nodec:1,noded:1 4 4 2x2 1,1,1,1 -q
 placement 3+1 nodea:3,nodeb:1 4 2 2x1 3,1 -q
 
-# Alltoall across nodes: the pairwise exchange (NoC_Msg's pair lists need one shared memory)
+# Alltoall and alltoallv across nodes: the pairwise exchange (NoC_Msg's pair lists need one
+# shared memory)
 nodes_matrix "$SCC_LOGDIR/nodes-alltoall.log" nodea:3,nodeb:1,nodec:2 6 6 "" "1 0" -- \
-    -q -a fallback,ring -c alltoall
-tap_check $? "alltoall across nodes (3 + 1 + 2): the pairwise exchange served it, results right, the ways right" "$log"
+    -q -a fallback,ring -c alltoall,alltoallv
+tap_check $? "alltoall and alltoallv across nodes (3 + 1 + 2): the pairwise exchange served them, results right, the ways right" "$log"
 
 # Ranks dealt round robin over the nodes: no node holds consecutive ranks
 SCC_NODE_MAP=node
@@ -164,14 +165,13 @@ grep -aq "coll_scc_nodes of the scc collective component is \"2x1\"" "$log" &&
     scc_no_failures "$log"
 tap_check $? "coll_scc_nodes 2x1 for 3 nodes: a message, the near-square grid, results right" "$log"
 
-# Every collective of scc_colls (world, duplicates, splits) across nodes: those that need one
-# shared memory (alltoallv, gather, scatter) go to the fallback, the rest to scc
+# Every collective of scc_colls (world, duplicates, splits) across nodes, served by scc
 log="$SCC_LOGDIR/nodes-colls.log"
 nodes_run "$log" nodea:3,nodeb:1 4 -- "$colls"
 rc=$?
 [ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
-    scc_served "$log" 4 MPI_COMM_WORLD "bcast:tree=.*allreduce:tree=.*alltoall:ring=.*alltoallv:fallback=.*gather:fallback=.*allgather:bruck="
-tap_check $? "every collective across nodes (3 + 1): right, served by scc or its documented fallback" "$log"
+    scc_served "$log" 4 MPI_COMM_WORLD "bcast:tree=.*allreduce:tree=.*alltoall:ring=.*alltoallv:ring=.*gather:tree=.*scatter:tree=.*allgather:bruck="
+tap_check $? "every collective across nodes (3 + 1): right, served by scc" "$log"
 ls -d /dev/shm/coll-scc-[0-9]* > /dev/null 2>&1
 [ $? -ne 0 ]
 tap_check $? "nothing of ours left in /dev/shm"

@@ -812,7 +812,7 @@ int main(int argc, char **argv)
         cma_min = 8192;
     }
 
-    /* on one node the component declines Bruck's allgather: nothing of it to check */
+    /* on one node the component declines what runs between nodes only: nothing to check */
     one_node = MPI_COMM_NULL != base && tb_one_node(base);
     for (size_t c = 0; c < sizeof(colls) / sizeof(colls[0]); ++c) {
         char names[32][32], pname[96], cname[MPI_MAX_OBJECT_NAME];
@@ -825,7 +825,7 @@ int main(int argc, char **argv)
         for (int a = 0; a < na; ++a) {
             MPI_Comm comm;
             if (!listed(only_algs, names[a]) || 0 == strcmp(names[a], "nocmsg_fanin")
-                || (one_node && 0 == strcmp(names[a], "bruck"))) {
+                || (one_node && tb_nodes_only(colls[c], names[a]))) {
                 continue;
             }
             if (0 != cvar_write_int(pname, values[a])) {

@@ -643,7 +643,7 @@ int main(int argc, char **argv)
     setup_types();
     cvar_rw("coll_scc_shm_slot_size", &slot, 0);
     cvar_rw("coll_scc_shm_nslots", &nslots, 0);
-    /* on one node the component declines Bruck's allgather: nothing of it to check */
+    /* on one node the component declines what runs between nodes only: nothing to check */
     one_node = tb_one_node(MPI_COMM_WORLD);
     for (size_t c = 0; c < sizeof(colls) / sizeof(colls[0]) && !tags; ++c) {
         char names[32][32], pname[96];
@@ -651,7 +651,7 @@ int main(int argc, char **argv)
         snprintf(pname, sizeof(pname), "coll_scc_%s_algorithm", colls[c]);
         for (int a = 0; a < na && listed(only_colls, colls[c]); ++a) {
             int reduction = 1 == c || 2 == c || 8 == c;
-            if (one_node && 0 == strcmp(names[a], "bruck")) {
+            if (one_node && tb_nodes_only(colls[c], names[a])) {
                 continue;
             }
             for (int nc = 0; nc <= reduction; ++nc) {

@@ -232,6 +232,13 @@ static int is_reduction(replay_kind_t k)
     return k == REPLAY_REDUCE || k == REPLAY_ALLREDUCE || k == REPLAY_REDUCE_SCATTER;
 }
 
+/* one part per rank: nblocks / n blocks each */
+static int is_parts(replay_kind_t k)
+{
+    return k == REPLAY_REDUCE_SCATTER || k == REPLAY_ALLGATHER || k == REPLAY_GATHER
+           || k == REPLAY_SCATTER;
+}
+
 static const char *kind_name(int k)
 {
     return k == SCC_STEP_SEND ? "SEND" : k == SCC_STEP_RECV ? "RECV"
@@ -326,7 +333,10 @@ static int check_static(rep_t *R, int r, long *nsend, uint32_t *top_round)
                         st->nblocks);
         }
         if ((st->flags & SCC_STEP_F_INPUT) &&
-            (st->kind == SCC_STEP_RECV || !is_reduction(o->kind))) {
+            (st->kind == SCC_STEP_RECV
+             || !(is_reduction(o->kind) || (st->kind == SCC_STEP_SEND
+                                            && (o->kind == REPLAY_GATHER
+                                                || o->kind == REPLAY_SCATTER))))) {
             return fail(R, "rank %d step %ld: F_INPUT on a %s", r, i, kind_name(st->kind));
         }
         switch (st->kind) {
@@ -504,8 +514,7 @@ static int consume(rep_t *R, int r, const scc_step_t *st, msg_t *m)
                             " is unread", r, b, st->round);
             }
             if (st->kind == SCC_STEP_RECV) {
-                if (w->v != NULL &&
-                    (R->o->kind == REPLAY_BCAST || R->o->kind == REPLAY_ALLGATHER)) {
+                if (w->v != NULL && !is_reduction(R->o->kind)) {
                     R->res->redundant++;
                 }
                 *w = in;
@@ -786,10 +795,17 @@ static int check_outcome(rep_t *R)
         }
         break;
     case REPLAY_ALLGATHER:
+    case REPLAY_GATHER:
+    case REPLAY_SCATTER:
+        /* allgather, gather: every block holds its owner's part; scatter: the part for r */
         for (int r = 0; r < n; ++r) {
             for (uint32_t b = 0; b < o->nblocks; ++b) {
                 list_t *w = blk(R->work, R, r, b);
                 int owner = (int) (b / R->per);
+                if ((o->kind == REPLAY_GATHER && r != o->root)
+                    || (o->kind == REPLAY_SCATTER && (r == o->root || owner != r))) {
+                    continue;
+                }
                 if (w->v == NULL || w->len != 1 || w->v[0] != owner) {
                     return fail(R, "rank %d misses block %u (of rank %d)", r, b, owner);
                 }
@@ -921,9 +937,18 @@ static void init_contents(rep_t *R)
                     if (r == o->root) {
                         *blk(R->work, R, r, b) = (list_t) { 1, o->root, &R->ids[o->root] };
                     }
-                } else if (o->kind == REPLAY_ALLGATHER) {
+                } else if (o->kind == REPLAY_ALLGATHER || o->kind == REPLAY_GATHER) {
                     if (b / R->per == (uint32_t) r) {
                         *blk(R->work, R, r, b) = (list_t) { 1, r, &R->ids[r] };
+                        if (o->kind == REPLAY_GATHER) {
+                            *blk(R->input, R, r, b) = *blk(R->work, R, r, b);
+                        }
+                    }
+                } else if (o->kind == REPLAY_SCATTER) {
+                    /* each block names the rank it is for */
+                    if (r == o->root) {
+                        int to = (int) (b / R->per);
+                        *blk(R->input, R, r, b) = (list_t) { 1, to, &R->ids[to] };
                     }
                 } else {
                     *blk(R->input, R, r, b) = (list_t) { 1, r, &R->ids[r] };
@@ -971,8 +996,8 @@ int replay_run(const replay_opts_t *o, replay_gen_t gen, const void *ctx, replay
     R->res = res;
     R->n = n;
     R->W = SCC_SCHED_TAG_WINDOW;
-    R->data = o->kind == REPLAY_BCAST || is_reduction(o->kind) || o->kind == REPLAY_ALLGATHER;
-    if (o->kind == REPLAY_REDUCE_SCATTER || o->kind == REPLAY_ALLGATHER) {
+    R->data = o->kind == REPLAY_BCAST || is_reduction(o->kind) || is_parts(o->kind);
+    if (is_parts(o->kind)) {
         if (o->nblocks % (uint32_t) n != 0) {
             snprintf(res->why, sizeof(res->why), "%u blocks are not %d equal parts", o->nblocks, n);
             return res->ok = 0;

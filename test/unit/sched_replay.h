@@ -16,8 +16,12 @@ typedef enum {
     REPLAY_ALLTOALL,   /* pair blocks (src*n+dst): rank r ends holding (*, r) */
     REPLAY_REDUCE_SCATTER, /* k = nblocks / n blocks per rank: rank r's input holds all
                           nblocks, its work ends with blocks [r k, (r+1) k) reduced */
-    REPLAY_ALLGATHER   /* k = nblocks / n: rank r starts with blocks [r k, (r+1) k) in
+    REPLAY_ALLGATHER,  /* k = nblocks / n: rank r starts with blocks [r k, (r+1) k) in
                           work and ends with all of them */
+    REPLAY_GATHER,     /* k = nblocks / n: rank r's blocks [r k, (r+1) k) are in its input
+                          and in its work; the root ends with all of them in work */
+    REPLAY_SCATTER     /* k = nblocks / n: the root's input holds all blocks; every other
+                          rank r ends with [r k, (r+1) k) in work */
 } replay_kind_t;
 
 /* Generates rank's schedule; ctx carries the algorithm's other arguments. */

@@ -12,7 +12,22 @@
 #include "sched_replay.h"
 #include "unit.h"
 
-enum { K_BCAST, K_REDUCE, K_ALLREDUCE, K_BARRIER, K_ALLGATHER };
+enum { K_BCAST, K_REDUCE, K_ALLREDUCE, K_BARRIER, K_ALLGATHER, K_GATHER, K_SCATTER };
+
+static const char *const knames[] = { "bcast", "reduce", "allreduce", "barrier", "allgather",
+                                      "gather", "scatter" };
+
+/* the collectives with a root */
+static int rooted(int kind)
+{
+    return K_BCAST == kind || K_REDUCE == kind || K_GATHER == kind || K_SCATTER == kind;
+}
+
+/* one part per rank */
+static int per_rank(int kind)
+{
+    return K_ALLGATHER == kind || K_GATHER == kind || K_SCATTER == kind;
+}
 
 typedef struct harg {
     scc_hier_t h;
@@ -28,6 +43,8 @@ static int gen_hier(scc_sched_t *s, int rank, const void *ctx)
     case K_REDUCE: return scc_sched_hier_reduce(s, &a->h, rank, a->root, a->nb);
     case K_ALLREDUCE: return scc_sched_hier_allreduce(s, &a->h, rank, a->nb);
     case K_ALLGATHER: return scc_sched_hier_allgather(s, &a->h, rank, a->nb);
+    case K_GATHER: return scc_sched_hier_gather(s, a->h.nodes, rank, a->root, a->nb);
+    case K_SCATTER: return scc_sched_hier_scatter(s, a->h.nodes, rank, a->root, a->nb);
     default: return scc_sched_hier_barrier(s, &a->h, rank);
     }
 }
@@ -53,17 +70,31 @@ static int gen_steps(scc_sched_t *s, int rank, const harg_t *a)
 static void check_hierarchy(const harg_t *a)
 {
     const scc_nodes_t *nd = a->h.nodes;
-    const int root = (K_BCAST == a->kind || K_REDUCE == a->kind) ? a->root : -1;
+    const int root = rooted(a->kind) ? a->root : -1;
     scc_sched_t s;
 
     for (int r = 0; r < nd->n; ++r) {
+        int lo = r, hi = r;
         if (0 != gen_steps(&s, r, a)) {
             CHECK(0, "rank %d: generator failed", r);
             return;
         }
+        if ((K_GATHER == a->kind || K_SCATTER == a->kind) && r != root) {
+            /* what the executor gives them: a member its own part, a leader its span */
+            if (r == scc_nodes_leader(nd, nd->node_of[r], root)) {
+                scc_sched_hier_span(nd, r, root, &lo, &hi);
+            }
+        } else {
+            lo = 0;
+            hi = nd->n - 1;
+        }
         for (long i = 0; i < s.nsteps; ++i) {
             const scc_step_t *st = &s.steps[i];
             int p = st->peer, me_lead, p_lead;
+            CHECK(st->block >= (uint32_t) lo * a->nb
+                  && st->block + st->nblocks <= (uint32_t) (hi + 1) * a->nb,
+                  "%s rank %d: blocks %u+%u outside its parts %d..%d", knames[a->kind], r,
+                  st->block, st->nblocks, lo, hi);
             if (SCC_STEP_SEND == st->kind) {
                 continue;
             }
@@ -117,14 +148,15 @@ static void run(const harg_t *a, const char *what)
     replay_opts_t o;
     replay_result_t res;
     static const replay_kind_t kinds[] = { REPLAY_BCAST, REPLAY_REDUCE, REPLAY_ALLREDUCE,
-                                           REPLAY_BARRIER, REPLAY_ALLGATHER };
+                                           REPLAY_BARRIER, REPLAY_ALLGATHER, REPLAY_GATHER,
+                                           REPLAY_SCATTER };
 
     memset(&o, 0, sizeof(o));
     memset(&res, 0, sizeof(res));
     o.kind = kinds[a->kind];
     o.n = a->h.nodes->n;
-    o.root = (K_BCAST == a->kind || K_REDUCE == a->kind) ? a->root : -1;
-    o.nblocks = K_ALLGATHER == a->kind ? a->nb * (uint32_t) o.n : a->nb;
+    o.root = rooted(a->kind) ? a->root : -1;
+    o.nblocks = per_rank(a->kind) ? a->nb * (uint32_t) o.n : a->nb;
     o.node_of = a->h.nodes->node_of;
     nreplays++;
     if (!replay_run(&o, gen_hier, a, &res)) {
@@ -257,7 +289,8 @@ int main(void)
         { K_REDUCE, SCC_INTER_TREE }, { K_ALLREDUCE, SCC_INTER_RING },
         { K_ALLREDUCE, SCC_INTER_BUTTERFLY }, { K_BARRIER, SCC_INTER_DISSEM },
         { K_BARRIER, SCC_INTER_BINOMIAL }, { K_ALLGATHER, SCC_INTER_RING },
-        { K_ALLGATHER, SCC_INTER_DISSEM },
+        { K_ALLGATHER, SCC_INTER_DISSEM }, { K_GATHER, SCC_INTER_BINOMIAL },
+        { K_SCATTER, SCC_INTER_BINOMIAL },
     };
     static const uint32_t blocks[] = { 1, 2, 5, 13 };
     int key[64];
@@ -283,11 +316,8 @@ int main(void)
                     a.nb = K_BARRIER == a.kind ? 0 : blocks[bi];
                     for (int root = 0; root < n; ++root) {
                         a.root = root;
-                        run(&a, K_BCAST == a.kind ? "bcast" : K_REDUCE == a.kind ? "reduce"
-                                : K_ALLREDUCE == a.kind ? "allreduce"
-                                : K_ALLGATHER == a.kind ? "allgather" : "barrier");
-                        if (K_ALLREDUCE == a.kind || K_BARRIER == a.kind
-                            || K_ALLGATHER == a.kind) {
+                        run(&a, knames[a.kind]);
+                        if (!rooted(a.kind)) {
                             break;  /* rootless */
                         }
                     }

@@ -141,11 +141,28 @@ static void test_defaults(void)
     scc_select_build(&t, &tp, &p);
     CHECK(SCC_ALG_FALLBACK == scc_select(&t, SCC_COLL_ALLGATHER, 64),
           "one node: bruck forced is the fallback");
-    CHECK((scc_select_topo_unavailable(SCC_TOPO_FLAT) & (1u << SCC_ALG_BRUCK))
-          && (scc_select_topo_unavailable(SCC_TOPO_MESH) & (1u << SCC_ALG_BRUCK))
-          && !(scc_select_topo_unavailable(SCC_TOPO_NODES) & (1u << SCC_ALG_BRUCK)),
+    CHECK((scc_select_topo_unavailable(SCC_TOPO_FLAT, SCC_COLL_ALLGATHER) & (1u << SCC_ALG_BRUCK))
+          && (scc_select_topo_unavailable(SCC_TOPO_MESH, SCC_COLL_ALLGATHER)
+              & (1u << SCC_ALG_BRUCK))
+          && !(scc_select_topo_unavailable(SCC_TOPO_NODES, SCC_COLL_ALLGATHER)
+               & (1u << SCC_ALG_BRUCK)),
           "bruck unavailable but across nodes (the forced path reads it too)");
     p.force[SCC_COLL_ALLGATHER] = SCC_ALG_AUTO;
+    /* gather and scatter: the leaders' tree across nodes; forced on one node, the fallback
+       (bcast's tree stays) */
+    tp = topo(SCC_TOPO_NODES, 8, 1);
+    scc_select_build(&t, &tp, &p);
+    CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_GATHER, 8)
+          && SCC_ALG_TREE == scc_select(&t, SCC_COLL_SCATTER, 1 << 20), "nodes: gather tree");
+    p.force[SCC_COLL_GATHER] = SCC_ALG_TREE;
+    p.force[SCC_COLL_BCAST] = SCC_ALG_TREE;
+    tp = topo(SCC_TOPO_FLAT, 8, 1);
+    scc_select_build(&t, &tp, &p);
+    CHECK(SCC_ALG_FALLBACK == scc_select(&t, SCC_COLL_GATHER, 64)
+          && SCC_ALG_TREE == scc_select(&t, SCC_COLL_BCAST, 64),
+          "one node: gather tree forced is the fallback, bcast tree is not");
+    p.force[SCC_COLL_GATHER] = SCC_ALG_AUTO;
+    p.force[SCC_COLL_BCAST] = SCC_ALG_AUTO;
 
     /* domains: as flat, and DOPL on the domain grid for large broadcasts */
     tp = topo(SCC_TOPO_DOMAINS, 16, 1);

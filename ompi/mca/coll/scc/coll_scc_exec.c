@@ -35,6 +35,17 @@ static inline void scc_step_bytes(const scc_exec_buf_t *b, const scc_step_t *st,
     }
 }
 
+/* Byte off of the message in work, in input */
+static inline char *scc_work_at(const scc_exec_buf_t *b, size_t off)
+{
+    return b->work + (off - b->work_at);
+}
+
+static inline const char *scc_input_at(const scc_exec_buf_t *b, size_t off)
+{
+    return b->input + (off - b->input_at);
+}
+
 /* Receives over the pml posted ahead of their steps (p->early), so that a message from
  * another node travels while this rank works on earlier steps.  Posting is this rank's
  * own business (the messages match in the order of the steps either way), so a buffer it
@@ -65,7 +76,7 @@ static void scc_ahead_fill(scc_xport_t *x, const scc_plan_t *p, const scc_exec_b
             return;     /* a receive that must wait for its step: nothing behind it either */
         }
         scc_step_bytes(b, st, &off, &len);
-        slot = scc_pml_post(x, st->peer, SCC_STEP_RECV == st->kind ? b->work + off : NULL, len);
+        slot = scc_pml_post(x, st->peer, SCC_STEP_RECV == st->kind ? scc_work_at(b, off) : NULL, len);
         if (slot < 0) {
             return;
         }
@@ -97,8 +108,10 @@ int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_e
                 ahead.head = (ahead.head + 1) % SCC_PML_AHEAD;
                 ahead.n--;
                 rc = scc_pml_complete(x, slot, st->peer, len,
-                                      SCC_STEP_RECV_REDUCE == st->kind ? b->work + off : NULL,
-                                      (st->flags & SCC_STEP_F_INPUT) ? b->input + off : NULL,
+                                      SCC_STEP_RECV_REDUCE == st->kind ? scc_work_at(b, off)
+                                                                       : NULL,
+                                      (st->flags & SCC_STEP_F_INPUT) ? scc_input_at(b, off)
+                                                                     : NULL,
                                       b->dtsize > 0 ? len / b->dtsize : 0, b->dtype, b->op);
                 continue;
             }
@@ -106,16 +119,18 @@ int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_e
         switch (st->kind) {
         case SCC_STEP_SEND:
             rc = scc_xport_send(x, tagbase + st->tag,
-                                ((st->flags & SCC_STEP_F_INPUT) ? b->input : b->work) + off, len,
+                                (st->flags & SCC_STEP_F_INPUT) ? scc_input_at(b, off)
+                                                               : scc_work_at(b, off), len,
                                 st->nreaders, b->stable,
                                 NULL != p->readers ? p->readers + p->readers_at[i] : NULL);
             break;
         case SCC_STEP_RECV:
-            rc = scc_xport_recv(x, st->peer, tagbase + st->tag, b->work + off, len);
+            rc = scc_xport_recv(x, st->peer, tagbase + st->tag, scc_work_at(b, off), len);
             break;
         case SCC_STEP_RECV_REDUCE:
-            rc = scc_xport_recv_reduce(x, st->peer, tagbase + st->tag, b->work + off,
-                                       (st->flags & SCC_STEP_F_INPUT) ? b->input + off : NULL,
+            rc = scc_xport_recv_reduce(x, st->peer, tagbase + st->tag, scc_work_at(b, off),
+                                       (st->flags & SCC_STEP_F_INPUT) ? scc_input_at(b, off)
+                                                                      : NULL,
                                        len / b->dtsize, b->dtype, b->op);
             break;
         default:

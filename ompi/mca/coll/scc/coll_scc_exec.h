@@ -21,6 +21,8 @@ typedef struct scc_exec_buf {
     bool stable;                    /* what is sent stays unchanged until the call ends */
     size_t part;                    /* kpart > 0: n parts of `part` bytes (one per rank), */
     uint32_t kpart;                 /*   each cut into kpart blocks of bs bytes */
+    size_t work_at, input_at;       /* where work's and input's first bytes sit in the
+                                       message (a buffer of some parts only: gather, scatter) */
 } scc_exec_buf_t;
 
 /* A generated schedule of this rank, ready to run. */
@@ -78,6 +80,11 @@ const scc_plan_t *mca_coll_scc_plan(mca_coll_scc_module_t *m, scc_coll_t c, scc_
 /* At setup, after the transport and the table: the plans set (agreed by all members) with
  * the plans the communicator alone decides; an error on every member alike. */
 int mca_coll_scc_plans_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm);
+/* coll_scc_plan_make.c: makes this rank's plan of (c, a, root, nblocks) into p, alone (the
+ * set agrees on it); false when it cannot (p is then cleared). */
+bool mca_coll_scc_plan_make(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a, int root,
+                            uint32_t nblocks, scc_plan_t *p);
+void mca_coll_scc_plan_clear(scc_plan_t *p);
 /* Verbose 2: plans made at setup and at calls, declined, held. */
 void mca_coll_scc_plans_report(const mca_coll_scc_module_t *m);
 void mca_coll_scc_plans_free(mca_coll_scc_module_t *m);

@@ -279,7 +279,7 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
     } else {
         m->unavail = scc_xport_shared_all(m->xp) ? 0 : SCC_ALGS_NEED_SHARED;
     }
-    m->unavail |= scc_select_topo_unavailable(m->topo.kind);
+    /* (scc_select_build adds what the topology cannot run, collective by collective) */
     mca_coll_scc_topo_table(&m->topo, m->unavail, &m->select);
     /* the plans only the communicator decides (barrier, alltoall); the others come with
        the first call that needs them */

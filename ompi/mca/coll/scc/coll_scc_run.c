@@ -4,6 +4,7 @@
 
 #include "coll_scc_run.h"
 #include "coll_scc_flat.h"
+#include "coll_scc_sched_hier.h"
 
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
@@ -220,7 +221,7 @@ int mca_coll_scc_allreduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
 /* The plan of collective c that moves a part of `bytes` per rank (cut into blocks as a
  * broadcast's) and its buffers: parts in input, parts arriving in work.  NULL: cannot. */
 static const scc_plan_t *scc_parts_plan(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a,
-                                        size_t bytes, const char *input, char *work,
+                                        int root, size_t bytes, const char *input, char *work,
                                         scc_exec_buf_t *b)
 {
     size_t bs = scc_bcast_block(m->xp, a, bytes);
@@ -235,17 +236,18 @@ static const scc_plan_t *scc_parts_plan(mca_coll_scc_module_t *m, scc_coll_t c, 
     b->bs = bs;
     b->part = bytes;
     b->kpart = scc_nblocks(bytes, bs);
-    /* nothing is written after it is held (allgather), the input never (alltoall): blocks
-       may be read in place */
+    /* nothing is written after it is held (allgather, gather, scatter), the input never
+       (alltoall): blocks may be read in place */
     b->stable = true;
-    return mca_coll_scc_plan(m, c, a, 0, b->kpart);
+    return mca_coll_scc_plan(m, c, a, root, b->kpart);
 }
 
 int mca_coll_scc_allgather_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
                                  char *rbuf, size_t bytes)
 {
     scc_exec_buf_t b;
-    const scc_plan_t *p = scc_parts_plan(m, SCC_COLL_ALLGATHER, a, bytes, rbuf, rbuf, &b);
+    const scc_plan_t *p = scc_parts_plan(m, SCC_COLL_ALLGATHER, a, 0, bytes, rbuf, rbuf,
+                                         &b);
 
     if (NULL == p) {
         return OMPI_ERR_NOT_AVAILABLE;
@@ -254,6 +256,57 @@ int mca_coll_scc_allgather_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
         memcpy(rbuf + (size_t) m->rank * bytes, sbuf, bytes);
     }
     return scc_run_call(m, p, &b, SCC_COLL_TAG(ALLGATHER));
+}
+
+int mca_coll_scc_rooted_parts_sched(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a,
+                                    const char *in, char *out, size_t bytes, int root)
+{
+    const scc_nodes_t *nd = &m->topo.nodes;
+    const bool gather = SCC_COLL_GATHER == c;
+    const int me = m->rank;
+    scc_exec_buf_t b;
+    const scc_plan_t *p;
+    char *mine = NULL;
+    int lo, hi, rc;
+
+    if (SCC_TOPO_NODES != m->topo.kind
+        || NULL == (p = scc_parts_plan(m, c, a, root, bytes, NULL, NULL, &b))) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    if (me == root) {
+        /* the n parts; my own is not moved */
+        b.input = in;
+        b.work = gather ? out : NULL;
+        mine = gather ? out + (size_t) me * bytes : (char *) in + (size_t) me * bytes;
+        if (gather && in != mine) {
+            memcpy(mine, in, bytes);
+        } else if (!gather && NULL != out && out != mine) {
+            memcpy(out, mine, bytes);
+        }
+    } else if (me == scc_nodes_leader(nd, nd->node_of[me], root)) {
+        /* a leader stages its subtree's parts, its own among them */
+        scc_sched_hier_span(nd, me, root, &lo, &hi);
+        b.work = mca_coll_scc_scratch(m, 0, (size_t) (hi - lo + 1) * bytes + 1);
+        if (NULL == b.work) {
+            return SCC_ERR_NO_MEM;
+        }
+        b.work_at = (size_t) lo * bytes;
+        mine = b.work + (size_t) (me - lo) * bytes;
+        if (gather) {
+            memcpy(mine, in, bytes);
+        }
+    } else {
+        /* my part alone */
+        b.input = in;
+        b.input_at = (size_t) me * bytes;
+        b.work = out;
+        b.work_at = b.input_at;
+    }
+    rc = scc_run_call(m, p, &b, gather ? SCC_COLL_TAG(GATHER) : SCC_COLL_TAG(SCATTER));
+    if (OMPI_SUCCESS == rc && !gather && me != root && NULL != mine) {
+        memcpy(out, mine, bytes);   /* a leader's part of the scatter, from its stage */
+    }
+    return rc;
 }
 
 int mca_coll_scc_reduce_scatter_block_sched(mca_coll_scc_module_t *m, scc_alg_t a,
@@ -361,8 +414,8 @@ static int scc_alltoall_pairwise(mca_coll_scc_module_t *m, const char *sbuf, cha
                                  size_t bytes)
 {
     scc_exec_buf_t b;
-    const scc_plan_t *p = scc_parts_plan(m, SCC_COLL_ALLTOALL, SCC_ALG_RING, bytes, sbuf, rbuf,
-                                         &b);
+    const scc_plan_t *p = scc_parts_plan(m, SCC_COLL_ALLTOALL, SCC_ALG_RING, 0, bytes, sbuf,
+                                         rbuf, &b);
     int rc;
 
     if (NULL == p) {
@@ -407,6 +460,55 @@ int mca_coll_scc_alltoall_sched(mca_coll_scc_module_t *m, scc_alg_t a, const cha
     return rc;
 }
 
+/* Pieces of a pair of `size` bytes in the pairwise alltoallv: a broadcast's blocks, at most
+ * `most` of them (larger pieces past that: single copy within a node) -- a function of the
+ * size alone, which both ends of the pair know. */
+static size_t scc_pair_piece(const scc_xport_t *x, size_t size, uint32_t most)
+{
+    size_t bs = scc_bcast_block(x, SCC_ALG_RING, size);
+    return (size + bs - 1) / bs > most ? (size + most - 1) / most : bs;
+}
+
+/* Alltoallv by pairwise exchange, over any transport, across nodes too: in step i (1..n-1)
+ * rank r sends its part for r + i and receives the part of r - i (mod n), piece by piece, a
+ * send and a receive in turn (a rank that waits for a slot of its reader has taken every
+ * earlier piece of its own sender, so no cycle of waits forms).  Piece j of step i is tag
+ * (i - 1) P + j: every sender's tags rise and each receiver knows them from the size it is
+ * told.  No rank needs another's sizes, so the call agrees on nothing. */
+static int scc_alltoallv_pairwise(mca_coll_scc_module_t *m, const char *sbuf,
+                                  const size_t *sbytes, const size_t *soff, char *rbuf,
+                                  const size_t *rbytes, const size_t *roff)
+{
+    scc_xport_t *x = m->xp;
+    const int n = m->size, me = m->rank;
+    const uint32_t P = UINT32_MAX / (uint32_t) n;
+    int rc = OMPI_SUCCESS;
+
+    x->pml_tag = SCC_COLL_TAG(ALLTOALLV);
+    scc_xport_begin(x);
+    for (int i = 1; i < n && OMPI_SUCCESS == rc; ++i) {
+        const int to = (me + i) % n, from = (me - i + n) % n;
+        const size_t sp = scc_pair_piece(x, sbytes[to], P), rp = scc_pair_piece(x, rbytes[from], P);
+        const size_t ns = (sbytes[to] + sp - 1) / sp, nr = (rbytes[from] + rp - 1) / rp;
+        for (size_t j = 0; (j < ns || j < nr) && OMPI_SUCCESS == rc; ++j) {
+            const uint32_t tag = (uint32_t) (i - 1) * P + (uint32_t) j;
+            if (j < ns) {
+                size_t at = j * sp, len = sbytes[to] - at < sp ? sbytes[to] - at : sp;
+                rc = scc_xport_send(x, tag, sbuf + soff[to] + at, len, 1, true, &to);
+            }
+            if (OMPI_SUCCESS == rc && j < nr) {
+                size_t at = j * rp, len = rbytes[from] - at < rp ? rbytes[from] - at : rp;
+                rc = scc_xport_recv(x, from, tag, rbuf + roff[from] + at, len);
+            }
+        }
+    }
+    scc_xport_end(x);
+    if (OMPI_SUCCESS == rc && sbytes[me] > 0) {
+        memcpy(rbuf + roff[me], sbuf + soff[me], sbytes[me]);
+    }
+    return rc;
+}
+
 int mca_coll_scc_alltoallv_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
                                  const size_t *sbytes, const size_t *soff, char *rbuf,
                                  const size_t *rbytes, const size_t *roff)
@@ -415,6 +517,10 @@ int mca_coll_scc_alltoallv_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
     uint64_t *row, *sizes, maxsize = 0;
     scc_exec_pairs_t b;
     int rc;
+
+    if (SCC_ALG_RING == a) {
+        return scc_alltoallv_pairwise(m, sbuf, sbytes, soff, rbuf, rbytes, roff);
+    }
 
     if (!scc_xport_shared_all(m->xp) || NULL == mca_coll_scc_plan(m, SCC_COLL_ALLTOALL, a, 0, 0)) {
         return OMPI_ERR_NOT_AVAILABLE;

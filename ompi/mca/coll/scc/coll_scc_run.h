@@ -20,6 +20,11 @@ int mca_coll_scc_barrier_sched(mca_coll_scc_module_t *m, scc_alg_t a);
 /* the ring: bytes per rank, rbuf holds n blocks (sbuf may be this rank's block of it) */
 int mca_coll_scc_allgather_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
                                  char *rbuf, size_t bytes);
+/* gather (c SCC_COLL_GATHER) or scatter across nodes, parts of `bytes`: the root's n parts
+ * are its out (gather) or in (scatter), every other process gives its own part as in
+ * (gather) or out (scatter); out may be NULL at a scatter's root (in place) */
+int mca_coll_scc_rooted_parts_sched(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a,
+                                    const char *in, char *out, size_t bytes, int root);
 int mca_coll_scc_reduce_scatter_block_sched(mca_coll_scc_module_t *m, scc_alg_t a,
                                             const char *sbuf, char *rbuf, size_t rcount,
                                             struct ompi_datatype_t *dtype, struct ompi_op_t *op);

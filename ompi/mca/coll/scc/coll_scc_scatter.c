@@ -1,6 +1,7 @@
 /* coll_scc_scatter.c: MPI_Scatter: choose an algorithm, or hand the call to the fallback. */
 #include "coll_scc.h"
 #include "coll_scc_flat.h"
+#include "coll_scc_run.h"
 
 #include "ompi/datatype/ompi_datatype.h"
 
@@ -28,11 +29,11 @@ int mca_coll_scc_scatter(const void *sbuf, int scount, struct ompi_datatype_t *s
         bytes = size * (size_t) rcount;
     }
     alg = mca_coll_scc_pick(m, SCC_COLL_SCATTER, bytes);
-    if (SCC_ALG_FLAT != alg) {
+    if (SCC_ALG_FALLBACK == alg) {
         goto fallback;
     }
-    mca_coll_scc_count(m, SCC_COLL_SCATTER, alg);
     if (0 == bytes) {
+        mca_coll_scc_count(m, SCC_COLL_SCATTER, alg);
         return OMPI_SUCCESS;
     }
     if (m->rank == root) {
@@ -47,7 +48,13 @@ int mca_coll_scc_scatter(const void *sbuf, int scount, struct ompi_datatype_t *s
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
     }
-    rc = mca_coll_scc_scatter_flat(m, in, out, bytes, root);
+    rc = SCC_ALG_FLAT == alg ? mca_coll_scc_scatter_flat(m, in, out, bytes, root)
+                             : mca_coll_scc_rooted_parts_sched(m, SCC_COLL_SCATTER, alg, in, out,
+                                                               bytes, root);
+    if (OMPI_ERR_NOT_AVAILABLE == rc) {
+        goto fallback;
+    }
+    mca_coll_scc_count(m, SCC_COLL_SCATTER, alg);
     if (OMPI_SUCCESS == rc && NULL != out) {
         rc = scc_view_out_done(rbuf, (size_t) rcount, rdtype, out, bytes, packed);
     }

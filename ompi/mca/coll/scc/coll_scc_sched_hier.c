@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "coll_scc_sched_hier.h"
+#include "coll_scc_sched_int.h"
 
 enum { OP_BCAST, OP_REDUCE, OP_ALLREDUCE, OP_BARRIER };
 
@@ -58,17 +59,14 @@ static int inter_gen(scc_sched_t *s, const scc_hier_t *h, int op, int L, int lro
     }
 }
 
-/* Generates into freshly allocated storage: count, allocate, fill. */
-typedef int (*gen_fn_t)(scc_sched_t *s, const void *ctx);
-
-static void sched_release(scc_sched_t *t)
+void scc_sched_release(scc_sched_t *t)
 {
     free(t->steps);
     free(t->list);
     memset(t, 0, sizeof(*t));
 }
 
-static int gen_alloc(scc_sched_t *t, gen_fn_t f, const void *ctx)
+int scc_sched_gen_alloc(scc_sched_t *t, scc_gen_fn_t f, const void *ctx)
 {
     memset(t, 0, sizeof(*t));
     if (0 != f(t, ctx)) {
@@ -77,14 +75,14 @@ static int gen_alloc(scc_sched_t *t, gen_fn_t f, const void *ctx)
     t->steps = malloc((t->nsteps + 1) * sizeof(scc_step_t));
     t->list = malloc((t->list_len + 1) * sizeof(uint32_t));
     if (NULL == t->steps || NULL == t->list) {
-        sched_release(t);
+        scc_sched_release(t);
         return -1;
     }
     t->cap = t->nsteps;
     t->list_cap = t->list_len;
     scc_sched_reset(t);
     if (0 != f(t, ctx) || !scc_sched_fits(t)) {
-        sched_release(t);
+        scc_sched_release(t);
         return -1;
     }
     return 0;
@@ -138,7 +136,7 @@ static int leader_steps(scc_sched_t *s, const hctx_t *c)
     int rc = -1;
     scc_sched_t t;
 
-    if (0 != gen_alloc(&t, inter_fn, c)) {
+    if (0 != scc_sched_gen_alloc(&t, inter_fn, c)) {
         return -1;
     }
     done = calloc((size_t) c->nblocks + 1, 1);
@@ -243,7 +241,7 @@ static int leader_steps(scc_sched_t *s, const hctx_t *c)
     rc = 0;
 out:
     free(done);
-    sched_release(&t);
+    scc_sched_release(&t);
     return rc;
 }
 
@@ -266,7 +264,7 @@ static int member_steps(scc_sched_t *s, const hctx_t *c)
         scc_sched_push(s, SCC_STEP_SEND, 0, -1, 0, 0, 0, 0, 1);
     }
     lc.rank = leader;
-    if (0 != gen_alloc(&t, leader_fn, &lc)) {
+    if (0 != scc_sched_gen_alloc(&t, leader_fn, &lc)) {
         return -1;
     }
     for (long i = 0; i < t.nsteps; ++i) {
@@ -285,7 +283,7 @@ static int member_steps(scc_sched_t *s, const hctx_t *c)
     }
     s->flags |= t.flags;
     s->nrounds = t.nrounds;
-    sched_release(&t);
+    scc_sched_release(&t);
     return 0;
 }
 
@@ -308,197 +306,6 @@ static int hier(scc_sched_t *s, const scc_hier_t *h, int op, int rank, int root,
         return leader_steps(s, &c);
     }
     return member_steps(s, &c);
-}
-
-/* ------------------------------------------------------------ allgather */
-
-/* Runs of consecutive ranks on node `node`: calls f for each run [r1, r2]. */
-static int node_runs(const scc_nodes_t *nd, int node, int *lo, int *hi)
-{
-    int nr = 0;
-    for (int i = nd->first[node]; i < nd->first[node + 1]; ++i) {
-        int r = nd->members[i];
-        if (nr > 0 && hi[nr - 1] + 1 == r) {
-            hi[nr - 1] = r;
-        } else {
-            lo[nr] = hi[nr] = r;
-            nr++;
-        }
-    }
-    return nr;
-}
-
-/* The leader forwards node src's blocks to its node (one message per block) in `round`;
- * own: src is the leader's node (a process has its own blocks already). */
-static void forward_node(scc_sched_t *s, const scc_nodes_t *nd, int rank, uint32_t k, int src,
-                         int own, uint32_t round, int nloc, uint32_t *fwd, int *lo, int *hi)
-{
-    int nr = node_runs(nd, src, lo, hi);
-    for (int q = 0; q < nr; ++q) {
-        for (uint32_t b = (uint32_t) lo[q] * k; b < (uint32_t) (hi[q] + 1) * k; ++b) {
-            int readers = own && (int) (b / k) != rank ? nloc - 1 : nloc;
-            if (readers > 0) {
-                scc_sched_push(s, SCC_STEP_SEND, SCC_STEP_F_LOCAL, -1, (*fwd)++, round, b, 1,
-                               readers);
-            }
-        }
-    }
-}
-
-/* The parts of nodes first .. first + c - 1 (mod N) in one message per run of consecutive
- * ranks across them (nodes of consecutive ranks travel together): sent (peer -1) or
- * received from peer, tags tag0, tag0 + 1, ... */
-static void move_nodes(scc_sched_t *s, const scc_nodes_t *nd, uint32_t k, int first, int c,
-                       int peer, uint32_t tag0, uint32_t round, int *lo, int *hi)
-{
-    int nr = 0, r0 = -1, r1 = -1;
-    for (int o = 0; o < c; ++o) {
-        int n = node_runs(nd, (first + o) % nd->nnodes, lo, hi);
-        for (int q = 0; q < n; ++q) {
-            if (r0 >= 0 && r1 + 1 == lo[q]) {
-                r1 = hi[q];
-                continue;
-            }
-            if (r0 >= 0) {
-                scc_sched_push(s, peer < 0 ? SCC_STEP_SEND : SCC_STEP_RECV, 0, peer,
-                               tag0 + (uint32_t) nr++, round, (uint32_t) r0 * k,
-                               (uint32_t) (r1 - r0 + 1) * k, peer < 0 ? 1 : 0);
-            }
-            r0 = lo[q];
-            r1 = hi[q];
-        }
-    }
-    if (r0 >= 0) {
-        scc_sched_push(s, peer < 0 ? SCC_STEP_SEND : SCC_STEP_RECV, 0, peer, tag0 + (uint32_t) nr,
-                       round, (uint32_t) r0 * k, (uint32_t) (r1 - r0 + 1) * k, peer < 0 ? 1 : 0);
-    }
-}
-
-/* Leader aggregation: each leader gathers its node's parts (one message per block), the
- * leaders exchange the nodes' parts (one message per run of consecutive ranks), and each
- * leader forwards its own node's blocks and every node's it receives to its node (one
- * message per block, as the parts arrive).  Between the leaders, ring: in step i leader J
- * sends node J - i's parts to J + 1 and receives node J - i - 1's from J - 1 (N - 1 steps);
- * dissem (Bruck): in round t, d = 2^t, leader J sends the parts of nodes J .. J + c - 1 it
- * holds to J - d and receives those of J + d .. J + d + c - 1 from J + d, c = min(d, N - d)
- * (ceil(log2 N) rounds, the same bytes).  k blocks per rank; rank r's are [r k, (r+1) k). */
-static int allgather_leader(scc_sched_t *s, const scc_nodes_t *nd, scc_inter_t inter, int rank,
-                            uint32_t k, int *lo, int *hi)
-{
-    const int N = nd->nnodes, J = nd->node_of[rank];
-    const int nloc = nd->first[J + 1] - nd->first[J] - 1;
-    int R = 1;
-    uint32_t fwd, tag = 0, round = 2;
-
-    for (int j = 0; j < N; ++j) {
-        int nr = node_runs(nd, j, lo, hi);
-        R = nr > R ? nr : R;
-    }
-    fwd = (uint32_t) (N > 1 ? N - 1 : 0) * (uint32_t) R;    /* tags after the leaders' */
-    for (int i = nd->first[J]; i < nd->first[J + 1]; ++i) {
-        int m = nd->members[i];
-        for (uint32_t j = 0; m != rank && j < k; ++j) {
-            scc_sched_push(s, SCC_STEP_RECV, 0, m, j, 0, (uint32_t) m * k + j, 1, 0);
-        }
-    }
-    if (nloc > 0) {
-        forward_node(s, nd, rank, k, J, 1, 2, nloc, &fwd, lo, hi);
-    }
-    if (SCC_INTER_DISSEM == inter) {
-        for (int d = 1; d < N; d <<= 1, ++round) {
-            const int c = d < N - d ? d : N - d;
-            /* a send names no peer: its reader (J - d's leader) names it */
-            const int from = scc_nodes_leader(nd, (J + d) % N, -1);
-            move_nodes(s, nd, k, J, c, -1, tag, round, lo, hi);
-            move_nodes(s, nd, k, (J + d) % N, c, from, tag, round, lo, hi);
-            for (int o = 0; nloc > 0 && o < c; ++o) {
-                forward_node(s, nd, rank, k, (J + d + o) % N, 0, round + 1, nloc, &fwd, lo, hi);
-            }
-            tag += (uint32_t) (c * R);
-        }
-        s->nrounds = round + 1;
-        return 0;
-    }
-    for (int step = 0; step < N - 1; ++step, ++round) {
-        const int src = ((J - step - 1) % N + N) % N;
-        const int prev = scc_nodes_leader(nd, (J - 1 + N) % N, -1);
-        move_nodes(s, nd, k, ((J - step) % N + N) % N, 1, -1, (uint32_t) (step * R), round, lo,
-                   hi);
-        move_nodes(s, nd, k, src, 1, prev, (uint32_t) (step * R), round, lo, hi);
-        if (nloc > 0) {
-            forward_node(s, nd, rank, k, src, 0, round + 1, nloc, &fwd, lo, hi);
-        }
-    }
-    s->nrounds = (uint32_t) N + 2;
-    return 0;
-}
-
-typedef struct agctx {
-    const scc_nodes_t *nd;
-    scc_inter_t inter;
-    int rank;
-    uint32_t k;
-    int *lo, *hi;
-} agctx_t;
-
-static int allgather_leader_fn(scc_sched_t *s, const void *ctx)
-{
-    const agctx_t *c = ctx;
-    scc_sched_reset(s);
-    return allgather_leader(s, c->nd, c->inter, c->rank, c->k, c->lo, c->hi);
-}
-
-int scc_sched_hier_allgather(scc_sched_t *s, const scc_hier_t *h, int rank,
-                             uint32_t nblocks_per_rank)
-{
-    const scc_nodes_t *nd = NULL != h ? h->nodes : NULL;
-    const uint32_t k = nblocks_per_rank;
-    const scc_inter_t inter = NULL != h && SCC_INTER_DISSEM == h->inter ? SCC_INTER_DISSEM
-                                                                         : SCC_INTER_RING;
-    int *lo, *hi, leader, rc = 0;
-
-    scc_sched_reset(s);
-    if (NULL == nd || nd->n < 1 || rank < 0 || rank >= nd->n
-        || (uint64_t) k * (uint64_t) nd->n > UINT32_MAX / 4) {
-        return -1;
-    }
-    if (1 == nd->n || 0 == k) {
-        return 0;
-    }
-    lo = malloc(nd->n * sizeof(int));
-    hi = malloc(nd->n * sizeof(int));
-    if (NULL == lo || NULL == hi) {
-        free(lo);
-        free(hi);
-        return -1;
-    }
-    leader = scc_nodes_leader(nd, nd->node_of[rank], -1);
-    if (rank == leader) {
-        rc = allgather_leader(s, nd, inter, rank, k, lo, hi);
-    } else {
-        /* my part to the leader, then what the leader forwards, as its schedule says */
-        agctx_t c = { nd, inter, leader, k, lo, hi };
-        scc_sched_t t;
-        for (uint32_t j = 0; j < k; ++j) {
-            scc_sched_push(s, SCC_STEP_SEND, 0, -1, j, 0, (uint32_t) rank * k + j, 1, 1);
-        }
-        rc = gen_alloc(&t, allgather_leader_fn, &c);
-        for (long i = 0; 0 == rc && i < t.nsteps; ++i) {
-            const scc_step_t *st = &t.steps[i];
-            if (SCC_STEP_SEND == st->kind && (st->flags & SCC_STEP_F_LOCAL)
-                && (st->block < (uint32_t) rank * k || st->block >= (uint32_t) (rank + 1) * k)) {
-                scc_sched_push(s, SCC_STEP_RECV, 0, leader, st->tag, st->round, st->block,
-                               st->nblocks, 0);
-            }
-        }
-        if (0 == rc) {
-            s->nrounds = t.nrounds;
-            sched_release(&t);
-        }
-    }
-    free(lo);
-    free(hi);
-    return rc;
 }
 
 int scc_sched_hier_bcast(scc_sched_t *s, const scc_hier_t *h, int rank, int root,

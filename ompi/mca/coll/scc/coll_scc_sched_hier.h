@@ -66,6 +66,21 @@ int scc_sched_hier_barrier(scc_sched_t *s, const scc_hier_t *h, int rank);
  * r's blocks are [r k, (r + 1) k), in place in work. */
 int scc_sched_hier_allgather(scc_sched_t *s, const scc_hier_t *h, int rank,
                              uint32_t nblocks_per_rank);
+/* Gather and scatter with leader aggregation (coll_scc_sched_hier_parts.c): each process's
+ * k blocks go to (come from) its leader -- the root on the root's node -- and the leaders
+ * move whole subtrees of nodes along a binomial tree rooted at the root's node, a message per
+ * run of consecutive ranks.  Rank r's blocks are [r k, (r + 1) k).  Gather: a process sends
+ * its part from its input, a leader's own part is in place in its work before the call,
+ * the root ends with every part in work.  Scatter: the root sends from its input (its own
+ * part is not moved), every other process ends with its part in work.  A leader that is not
+ * the root holds its subtree's parts in its work: scc_sched_hier_span. */
+int scc_sched_hier_gather(scc_sched_t *s, const scc_nodes_t *nd, int rank, int root,
+                          uint32_t nblocks_per_rank);
+int scc_sched_hier_scatter(scc_sched_t *s, const scc_nodes_t *nd, int rank, int root,
+                           uint32_t nblocks_per_rank);
+/* The ranks [*first, *last] whose parts leader `rank` holds in a gather or scatter rooted at
+ * root: those of the nodes of its subtree (all nodes at the root). */
+void scc_sched_hier_span(const scc_nodes_t *nd, int rank, int root, int *first, int *last);
 
 #ifdef __cplusplus
 }

@@ -44,4 +44,10 @@ typedef struct scc_tree_walk {
  * non-commutative operation is safe. */
 int scc_sched_tree_rank_ordered(const scc_tree_walk_t *w, int n, int root);
 
+/* Generates into freshly allocated storage: counts (f on an empty schedule), allocates,
+ * fills (f again).  0, or -1 when f fails or memory is short (t is then empty). */
+typedef int (*scc_gen_fn_t)(scc_sched_t *s, const void *ctx);
+int scc_sched_gen_alloc(scc_sched_t *t, scc_gen_fn_t f, const void *ctx);
+void scc_sched_release(scc_sched_t *t);
+
 #endif /* MCA_COLL_SCC_SCHED_INT_H */

@@ -35,9 +35,9 @@ static const uint32_t valid_algs[SCC_COLL_COUNT] = {
     [SCC_COLL_ALLREDUCE] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG)
                            | BIT(SCC_ALG_BUTTERFLY) | BIT(SCC_ALG_RING),
     [SCC_COLL_ALLTOALL] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG) | BIT(SCC_ALG_RING),
-    [SCC_COLL_ALLTOALLV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG),
-    [SCC_COLL_GATHER] = BIT(SCC_ALG_FLAT),
-    [SCC_COLL_SCATTER] = BIT(SCC_ALG_FLAT),
+    [SCC_COLL_ALLTOALLV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG) | BIT(SCC_ALG_RING),
+    [SCC_COLL_GATHER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE),
+    [SCC_COLL_SCATTER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE),
     [SCC_COLL_ALLGATHER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_BRUCK),
     [SCC_COLL_REDUCE_SCATTER_BLOCK] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
 };
@@ -176,7 +176,14 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_pa
         break;
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
     case SCC_COLL_ALLTOALL:
+    case SCC_COLL_ALLTOALLV:
+        /* alltoall(v): the pairwise exchange */
         add_range(e, p, SIZE_MAX, SCC_ALG_RING);
+        break;
+    case SCC_COLL_GATHER:
+    case SCC_COLL_SCATTER:
+        /* leader aggregation, the leaders' binomial tree */
+        add_range(e, p, SIZE_MAX, SCC_ALG_TREE);
         break;
     default:
         add_range(e, p, SIZE_MAX, SCC_ALG_FALLBACK);
@@ -256,10 +263,14 @@ static void auto_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
     }
 }
 
-uint32_t scc_select_topo_unavailable(scc_topo_kind_t kind)
+uint32_t scc_select_topo_unavailable(scc_topo_kind_t kind, scc_coll_t c)
 {
-    /* Bruck's allgather runs between node leaders only */
-    return SCC_TOPO_NODES != kind ? BIT(SCC_ALG_BRUCK) : 0;
+    /* Bruck's allgather and the trees of gather and scatter run between node leaders only */
+    if (SCC_TOPO_NODES == kind) {
+        return 0;
+    }
+    return BIT(SCC_ALG_BRUCK)
+           | (SCC_COLL_GATHER == c || SCC_COLL_SCATTER == c ? BIT(SCC_ALG_TREE) : 0);
 }
 
 void scc_select_build(scc_select_table_t *t, const scc_select_topo_t *topo,
@@ -268,12 +279,13 @@ void scc_select_build(scc_select_table_t *t, const scc_select_topo_t *topo,
     scc_select_params_t pp = *params;
     const scc_select_params_t *p = &pp;
 
-    pp.unavailable |= scc_select_topo_unavailable(topo->kind);
     memset(t, 0, sizeof(*t));
     for (int c = 0; c < SCC_COLL_COUNT; ++c) {
         scc_select_entry_t *e = &t->coll[c];
         int f = p->force[c];
 
+        pp.unavailable = params->unavailable | scc_select_topo_unavailable(topo->kind,
+                                                                           (scc_coll_t) c);
         e->coll = (uint8_t) c;
         if (f != SCC_ALG_AUTO && scc_alg_valid((scc_coll_t) c, (scc_alg_t) f)) {
             add_range(e, p, SIZE_MAX, (scc_alg_t) f);

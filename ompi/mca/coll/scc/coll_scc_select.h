@@ -101,9 +101,10 @@ typedef struct scc_select_table {
 /* The defaults the component registers (later benchmarks tune them). */
 void scc_select_params_default(scc_select_params_t *p);
 
-/* Algorithms a topology of this kind cannot run, whatever the transport (bit 1 << alg):
- * scc_select_build adds them to p->unavailable, forced ones go to the fallback. */
-uint32_t scc_select_topo_unavailable(scc_topo_kind_t kind);
+/* Algorithms collective c cannot run on a topology of this kind, whatever the transport
+ * (bit 1 << alg): scc_select_build adds them to p->unavailable, forced ones go to the
+ * fallback. */
+uint32_t scc_select_topo_unavailable(scc_topo_kind_t kind, scc_coll_t c);
 
 /* Fills t for a communicator of the given placement. */
 void scc_select_build(scc_select_table_t *t, const scc_select_topo_t *topo,

@@ -13,7 +13,7 @@
 
 /* A message to each reader, posted without waiting: the schedules never change a
  * block a message of theirs still carries, and the call ends by completing them.  A plan
- * reserves the requests of its sends when it is made (coll_scc_plan.c), so the realloc
+ * reserves the requests of its sends when it is made (coll_scc_plan_make.c), so the realloc
  * below is a safety net: its failure is this member's alone, an MPI error
  * (coll_scc_exec.h, SCC_ERR_NO_MEM).  remote_only: to the readers on other nodes only; where
  * the schedule asks for copies, one copy serves them all. */

@@ -1,0 +1,347 @@
+/* coll_scc_sched_hier_parts.c: hierarchical schedules that move one part per rank --
+ * allgather, gather, scatter: each node's leader gathers or spreads its node's parts, the
+ * leaders move them between nodes, a message per run of consecutive ranks (pure C). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll_scc_sched_hier.h"
+#include "coll_scc_sched_int.h"
+
+/* Runs of consecutive ranks on node `node`: [lo[i], hi[i]]; returns their number. */
+static int node_runs(const scc_nodes_t *nd, int node, int *lo, int *hi)
+{
+    int nr = 0;
+    for (int i = nd->first[node]; i < nd->first[node + 1]; ++i) {
+        int r = nd->members[i];
+        if (nr > 0 && hi[nr - 1] + 1 == r) {
+            hi[nr - 1] = r;
+        } else {
+            lo[nr] = hi[nr] = r;
+            nr++;
+        }
+    }
+    return nr;
+}
+
+/* The leader forwards node src's blocks to its node (one message per block) in `round`;
+ * own: src is the leader's node (a process has its own blocks already). */
+static void forward_node(scc_sched_t *s, const scc_nodes_t *nd, int rank, uint32_t k, int src,
+                         int own, uint32_t round, int nloc, uint32_t *fwd, int *lo, int *hi)
+{
+    int nr = node_runs(nd, src, lo, hi);
+    for (int q = 0; q < nr; ++q) {
+        for (uint32_t b = (uint32_t) lo[q] * k; b < (uint32_t) (hi[q] + 1) * k; ++b) {
+            int readers = own && (int) (b / k) != rank ? nloc - 1 : nloc;
+            if (readers > 0) {
+                scc_sched_push(s, SCC_STEP_SEND, SCC_STEP_F_LOCAL, -1, (*fwd)++, round, b, 1,
+                               readers);
+            }
+        }
+    }
+}
+
+/* The parts of nodes first .. first + c - 1 (mod N) in one message per run of consecutive
+ * ranks across them (nodes of consecutive ranks travel together): sent (peer -1, with flags)
+ * or received from peer, tags tag0, tag0 + 1, ...; returns the number of messages. */
+static uint32_t move_nodes(scc_sched_t *s, const scc_nodes_t *nd, uint32_t k, int first, int c,
+                           int peer, int flags, uint32_t tag0, uint32_t round, int *lo, int *hi)
+{
+    const scc_step_kind_t kind = peer < 0 ? SCC_STEP_SEND : SCC_STEP_RECV;
+    uint32_t nr = 0;
+    int r0 = -1, r1 = -1;
+
+    for (int o = 0; o <= c; ++o) {
+        int n = o < c ? node_runs(nd, (first + o) % nd->nnodes, lo, hi) : 1;
+        for (int q = 0; q < n; ++q) {
+            if (o < c && r0 >= 0 && r1 + 1 == lo[q]) {
+                r1 = hi[q];
+                continue;
+            }
+            if (r0 >= 0) {
+                scc_sched_push(s, kind, peer < 0 ? flags : 0, peer, tag0 + nr++, round,
+                               (uint32_t) r0 * k, (uint32_t) (r1 - r0 + 1) * k, peer < 0);
+            }
+            if (o < c) {
+                r0 = lo[q];
+                r1 = hi[q];
+            }
+        }
+    }
+    return nr;
+}
+
+/* Leader aggregation: each leader gathers its node's parts (one message per block), the
+ * leaders exchange the nodes' parts (one message per run of consecutive ranks), and each
+ * leader forwards its own node's blocks and every node's it receives to its node (one
+ * message per block, as the parts arrive).  Between the leaders, ring: in step i leader J
+ * sends node J - i's parts to J + 1 and receives node J - i - 1's from J - 1 (N - 1 steps);
+ * dissem (Bruck): in round t, d = 2^t, leader J sends the parts of nodes J .. J + c - 1 it
+ * holds to J - d and receives those of J + d .. J + d + c - 1 from J + d, c = min(d, N - d)
+ * (ceil(log2 N) rounds, the same bytes).  k blocks per rank; rank r's are [r k, (r+1) k). */
+static int allgather_leader(scc_sched_t *s, const scc_nodes_t *nd, scc_inter_t inter, int rank,
+                            uint32_t k, int *lo, int *hi)
+{
+    const int N = nd->nnodes, J = nd->node_of[rank];
+    const int nloc = nd->first[J + 1] - nd->first[J] - 1;
+    int R = 1;
+    uint32_t fwd, tag = 0, round = 2;
+
+    for (int j = 0; j < N; ++j) {
+        int nr = node_runs(nd, j, lo, hi);
+        R = nr > R ? nr : R;
+    }
+    fwd = (uint32_t) (N > 1 ? N - 1 : 0) * (uint32_t) R;    /* tags after the leaders' */
+    for (int i = nd->first[J]; i < nd->first[J + 1]; ++i) {
+        int m = nd->members[i];
+        for (uint32_t j = 0; m != rank && j < k; ++j) {
+            scc_sched_push(s, SCC_STEP_RECV, 0, m, j, 0, (uint32_t) m * k + j, 1, 0);
+        }
+    }
+    if (nloc > 0) {
+        forward_node(s, nd, rank, k, J, 1, 2, nloc, &fwd, lo, hi);
+    }
+    if (SCC_INTER_DISSEM == inter) {
+        for (int d = 1; d < N; d <<= 1, ++round) {
+            const int c = d < N - d ? d : N - d;
+            /* a send names no peer: its reader (J - d's leader) names it */
+            const int from = scc_nodes_leader(nd, (J + d) % N, -1);
+            move_nodes(s, nd, k, J, c, -1, 0, tag, round, lo, hi);
+            move_nodes(s, nd, k, (J + d) % N, c, from, 0, tag, round, lo, hi);
+            for (int o = 0; nloc > 0 && o < c; ++o) {
+                forward_node(s, nd, rank, k, (J + d + o) % N, 0, round + 1, nloc, &fwd, lo, hi);
+            }
+            tag += (uint32_t) (c * R);
+        }
+        s->nrounds = round + 1;
+        return 0;
+    }
+    for (int step = 0; step < N - 1; ++step, ++round) {
+        const int src = ((J - step - 1) % N + N) % N;
+        const int prev = scc_nodes_leader(nd, (J - 1 + N) % N, -1);
+        move_nodes(s, nd, k, ((J - step) % N + N) % N, 1, -1, 0, (uint32_t) (step * R), round,
+                   lo, hi);
+        move_nodes(s, nd, k, src, 1, prev, 0, (uint32_t) (step * R), round, lo, hi);
+        if (nloc > 0) {
+            forward_node(s, nd, rank, k, src, 0, round + 1, nloc, &fwd, lo, hi);
+        }
+    }
+    s->nrounds = (uint32_t) N + 2;
+    return 0;
+}
+
+/* ceil(log2 x), x >= 1 */
+static uint32_t log2_up(int x)
+{
+    uint32_t l = 0;
+    while ((1 << l) < x) {
+        l++;
+    }
+    return l;
+}
+
+/* Gather: the leaders' binomial tree in vranks v = (J - the root's node) mod N.  A leader
+ * takes its node's parts (round 0), its children's subtrees, smallest first (child v + d in
+ * round 1 + log2 d), then sends its own subtree -- nodes v .. v + d - 1, d its lowest bit --
+ * to its parent in the round of d.  Its own part is in place in work (the executor puts it
+ * there), so a subtree of consecutive ranks leaves as one message. */
+static int gather_leader(scc_sched_t *s, const scc_nodes_t *nd, int rank, int root, uint32_t k,
+                         int *lo, int *hi)
+{
+    const int N = nd->nnodes, J = nd->node_of[rank], R = nd->node_of[root];
+    const int v = (J - R + N) % N;
+    uint32_t round = 1;
+
+    for (int i = nd->first[J]; i < nd->first[J + 1]; ++i) {
+        int m = nd->members[i];
+        for (uint32_t j = 0; m != rank && j < k; ++j) {
+            scc_sched_push(s, SCC_STEP_RECV, 0, m, j, 0, (uint32_t) m * k + j, 1, 0);
+        }
+    }
+    for (int d = 1; d < N; d <<= 1, ++round) {
+        const int u = v + d;
+        if (v & d) {
+            move_nodes(s, nd, k, J, d < N - v ? d : N - v, -1, 0, 0, round, lo, hi);
+            break;
+        }
+        if (u < N) {
+            move_nodes(s, nd, k, (R + u) % N, d < N - u ? d : N - u,
+                       scc_nodes_leader(nd, (R + u) % N, root), 0, 0, round, lo, hi);
+        }
+    }
+    s->nrounds = log2_up(N) + 1;
+    return 0;
+}
+
+/* Scatter, the gather's mirror: top down the same tree, a leader receives its subtree from
+ * its parent, sends each child's subtree, largest first (d in round log2_up(N) - 1 - log2 d),
+ * then its node's parts to their processes (a message per block, the last round).  The root
+ * sends from its input.  Sends (or counts, into a schedule without room) the subtrees of
+ * v's children larger than `above`; returns the messages. */
+static uint32_t scatter_children(scc_sched_t *s, const scc_nodes_t *nd, int R, int v, int above,
+                                 int flags, uint32_t k, int *lo, int *hi)
+{
+    const int N = nd->nnodes;
+    const uint32_t L = log2_up(N);
+    uint32_t sent = 0;
+
+    for (int d = N > 1 ? 1 << (L - 1) : 0; d > above; d >>= 1) {
+        const int u = v + d;
+        if (u < N && (0 == v || d < (v & -v))) {
+            sent += move_nodes(s, nd, k, (R + u) % N, d < N - u ? d : N - u, -1, flags, sent,
+                               L - 1 - log2_up(d), lo, hi);
+        }
+    }
+    return sent;
+}
+
+static int scatter_leader(scc_sched_t *s, const scc_nodes_t *nd, int rank, int root, uint32_t k,
+                          int *lo, int *hi)
+{
+    const int N = nd->nnodes, J = nd->node_of[rank], R = nd->node_of[root];
+    const int v = (J - R + N) % N, in = rank == root ? SCC_STEP_F_INPUT : 0;
+    const uint32_t L = log2_up(N);
+    uint32_t tag;
+
+    if (v > 0) {
+        /* my subtree travels after the parent's larger children's: count those */
+        const int d = v & -v, p = v - d;
+        scc_sched_t none;
+        memset(&none, 0, sizeof(none));
+        tag = scatter_children(&none, nd, R, p, d, 0, k, lo, hi);
+        move_nodes(s, nd, k, J, d < N - v ? d : N - v, scc_nodes_leader(nd, (R + p) % N, root),
+                   0, tag, L - 1 - log2_up(d), lo, hi);
+    }
+    tag = scatter_children(s, nd, R, v, 0, in, k, lo, hi);
+    for (int i = nd->first[J]; i < nd->first[J + 1]; ++i) {
+        int m = nd->members[i];
+        for (uint32_t j = 0; m != rank && j < k; ++j) {
+            scc_sched_push(s, SCC_STEP_SEND, in | SCC_STEP_F_LOCAL, -1, tag++, L,
+                           (uint32_t) m * k + j, 1, 1);
+        }
+    }
+    s->nrounds = L + 1;
+    return 0;
+}
+
+enum { PARTS_ALLGATHER, PARTS_GATHER, PARTS_SCATTER };
+
+typedef struct pctx {
+    const scc_nodes_t *nd;
+    int op;
+    scc_inter_t inter;
+    int rank, root;
+    uint32_t k;
+    int *lo, *hi;
+} pctx_t;
+
+static int parts_leader(scc_sched_t *s, const pctx_t *c)
+{
+    switch (c->op) {
+    case PARTS_GATHER: return gather_leader(s, c->nd, c->rank, c->root, c->k, c->lo, c->hi);
+    case PARTS_SCATTER: return scatter_leader(s, c->nd, c->rank, c->root, c->k, c->lo, c->hi);
+    default: return allgather_leader(s, c->nd, c->inter, c->rank, c->k, c->lo, c->hi);
+    }
+}
+
+static int parts_leader_fn(scc_sched_t *s, const void *ctx)
+{
+    scc_sched_reset(s);
+    return parts_leader(s, ctx);
+}
+
+/* A process that is not its node's leader sends its part to the leader (allgather, gather)
+ * and receives what the leader's schedule sends it: every part but its own (allgather), its
+ * own (scatter). */
+static int parts_member(scc_sched_t *s, const pctx_t *c, int leader)
+{
+    const uint32_t mine = (uint32_t) c->rank * c->k;
+    pctx_t lc = *c;
+    scc_sched_t t;
+
+    for (uint32_t j = 0; PARTS_SCATTER != c->op && j < c->k; ++j) {
+        scc_sched_push(s, SCC_STEP_SEND, PARTS_GATHER == c->op ? SCC_STEP_F_INPUT : 0, -1, j, 0,
+                       mine + j, 1, 1);
+    }
+    lc.rank = leader;
+    if (0 != scc_sched_gen_alloc(&t, parts_leader_fn, &lc)) {
+        return -1;
+    }
+    for (long i = 0; i < t.nsteps; ++i) {
+        const scc_step_t *st = &t.steps[i];
+        int own = st->block >= mine && st->block < mine + c->k;
+        if (SCC_STEP_SEND == st->kind && (st->flags & SCC_STEP_F_LOCAL)
+            && own == (PARTS_SCATTER == c->op)) {
+            scc_sched_push(s, SCC_STEP_RECV, 0, leader, st->tag, st->round, st->block,
+                           st->nblocks, 0);
+        }
+    }
+    s->nrounds = t.nrounds;
+    scc_sched_release(&t);
+    return 0;
+}
+
+static int parts(scc_sched_t *s, const scc_nodes_t *nd, int op, scc_inter_t inter, int rank,
+                 int root, uint32_t k)
+{
+    pctx_t c = { nd, op, inter, rank, root, k, NULL, NULL };
+    int leader, rc;
+
+    scc_sched_reset(s);
+    if (NULL == nd || nd->n < 1 || rank < 0 || rank >= nd->n
+        || (PARTS_ALLGATHER != op && (root < 0 || root >= nd->n))
+        || (uint64_t) k * (uint64_t) nd->n > UINT32_MAX / 4) {
+        return -1;
+    }
+    if (1 == nd->n || 0 == k) {
+        return 0;
+    }
+    c.lo = malloc(nd->n * sizeof(int));
+    c.hi = malloc(nd->n * sizeof(int));
+    if (NULL == c.lo || NULL == c.hi) {
+        free(c.lo);
+        free(c.hi);
+        return -1;
+    }
+    leader = scc_nodes_leader(nd, nd->node_of[rank], PARTS_ALLGATHER == op ? -1 : root);
+    rc = rank == leader ? parts_leader(s, &c) : parts_member(s, &c, leader);
+    free(c.lo);
+    free(c.hi);
+    return rc;
+}
+
+int scc_sched_hier_allgather(scc_sched_t *s, const scc_hier_t *h, int rank,
+                             uint32_t nblocks_per_rank)
+{
+    const scc_inter_t inter = NULL != h && SCC_INTER_DISSEM == h->inter ? SCC_INTER_DISSEM
+                                                                         : SCC_INTER_RING;
+    return parts(s, NULL != h ? h->nodes : NULL, PARTS_ALLGATHER, inter, rank, -1,
+                 nblocks_per_rank);
+}
+
+int scc_sched_hier_gather(scc_sched_t *s, const scc_nodes_t *nd, int rank, int root,
+                          uint32_t nblocks_per_rank)
+{
+    return parts(s, nd, PARTS_GATHER, SCC_INTER_BINOMIAL, rank, root, nblocks_per_rank);
+}
+
+int scc_sched_hier_scatter(scc_sched_t *s, const scc_nodes_t *nd, int rank, int root,
+                           uint32_t nblocks_per_rank)
+{
+    return parts(s, nd, PARTS_SCATTER, SCC_INTER_BINOMIAL, rank, root, nblocks_per_rank);
+}
+
+void scc_sched_hier_span(const scc_nodes_t *nd, int rank, int root, int *first, int *last)
+{
+    const int N = nd->nnodes, J = nd->node_of[rank], R = nd->node_of[root];
+    const int v = (J - R + N) % N;
+    const int c = 0 == v ? N : (v & -v) < N - v ? (v & -v) : N - v;
+
+    *first = nd->n;
+    *last = -1;
+    for (int o = 0; o < c; ++o) {
+        const int node = (J + o) % N;
+        const int a = nd->members[nd->first[node]], b = nd->members[nd->first[node + 1] - 1];
+        *first = a < *first ? a : *first;
+        *last = b > *last ? b : *last;
+    }
+}

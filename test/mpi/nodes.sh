@@ -17,7 +17,7 @@ agent="$SCC_SRCDIR/test/mpi/scc_node_agent.sh"
 matrix="$SCC_BUILDDIR/test/mpi/scc_matrix"
 colls="$SCC_BUILDDIR/test/mpi/scc_colls"
 : "${SCC_TIMEOUT:=600}"
-node_algs="fallback,tree,jia,dopl,nocmsg,ring,butterfly,dissem,bruck"
+node_algs="fallback,tree,jia,dopl,nocmsg,ring,butterfly,dissem,bruck,leaders"
 node_colls="bcast,barrier,reduce,allreduce,allgather,reduce_scatter_block,gather,scatter"
 
 # Open MPI 5's launcher (PRRTE) names its options otherwise, keeps its out-of-band channel
@@ -122,11 +122,11 @@ placement 2x3 nodea:3,nodeb:3 6 2 2x1 3,3 -q
 placement 4x1 nodea:1,nodeb:1,nodec:1,noded:1 4 4 2x2 1,1,1,1 -q
 placement 3+1 nodea:3,nodeb:1 4 2 2x1 3,1 -q
 
-# Alltoall and alltoallv across nodes: the pairwise exchange (NoC_Msg's pair lists need one
-# shared memory)
+# Alltoall and alltoallv across nodes: the pairwise exchange, and for alltoall the leaders'
+# aggregation (NoC_Msg's pair lists need one shared memory)
 nodes_matrix "$SCC_LOGDIR/nodes-alltoall.log" nodea:3,nodeb:1,nodec:2 6 6 "" "1 0" -- \
-    -q -a fallback,ring -c alltoall,alltoallv
-tap_check $? "alltoall and alltoallv across nodes (3 + 1 + 2): the pairwise exchange served them, results right, the ways right" "$log"
+    -q -a fallback,ring,leaders -c alltoall,alltoallv
+tap_check $? "alltoall and alltoallv across nodes (3 + 1 + 2): the pairwise exchange and the leaders' aggregation served them, results right, the ways right" "$log"
 
 # Ranks dealt round robin over the nodes: no node holds consecutive ranks
 SCC_NODE_MAP=node
@@ -134,6 +134,9 @@ nodes_matrix "$SCC_LOGDIR/nodes-roundrobin.log" nodea:3,nodeb:3 5 5 \
     "\(MPI_COMM_WORLD\) size 5: topology nodes: 2 on a 2x1 grid, processes per node 3,2, leaders 0,1" \
     "1 0" -- -q -a "$node_algs" -c "$node_colls"
 tap_check $? "ranks round robin over 2 nodes (3 + 2): every algorithm served, results right, the ways right" "$log"
+nodes_matrix "$SCC_LOGDIR/nodes-roundrobin-alltoall.log" nodea:3,nodeb:3 5 5 "" "1 0" -- \
+    -q -a fallback,ring,leaders -c alltoall,alltoallv
+tap_check $? "ranks round robin over 2 nodes (3 + 2): alltoall and alltoallv, the pairwise exchange and the leaders' aggregation served them, results right, the ways right" "$log"
 SCC_NODE_MAP=slot
 
 # Per-node communicators (one node each: the algorithms of one node, as ever) and a

@@ -102,10 +102,11 @@ static inline int tb_one_node(MPI_Comm comm)
 }
 
 /* Whether algorithm alg of collective coll runs between node leaders only (the component
- * declines it on one node): Bruck's allgather, the trees of gather and scatter. */
+ * declines it on one node): Bruck's allgather, the leaders' alltoall, the trees of gather and
+ * scatter. */
 static inline int tb_nodes_only(const char *coll, const char *alg)
 {
-    return 0 == strcmp(alg, "bruck")
+    return 0 == strcmp(alg, "bruck") || 0 == strcmp(alg, "leaders")
            || (0 == strcmp(alg, "tree")
                && (0 == strcmp(coll, "gather") || 0 == strcmp(coll, "scatter")));
 }

@@ -12,10 +12,10 @@
 #include "sched_replay.h"
 #include "unit.h"
 
-enum { K_BCAST, K_REDUCE, K_ALLREDUCE, K_BARRIER, K_ALLGATHER, K_GATHER, K_SCATTER };
+enum { K_BCAST, K_REDUCE, K_ALLREDUCE, K_BARRIER, K_ALLGATHER, K_GATHER, K_SCATTER, K_ALLTOALL };
 
 static const char *const knames[] = { "bcast", "reduce", "allreduce", "barrier", "allgather",
-                                      "gather", "scatter" };
+                                      "gather", "scatter", "alltoall" };
 
 /* the collectives with a root */
 static int rooted(int kind)
@@ -45,6 +45,7 @@ static int gen_hier(scc_sched_t *s, int rank, const void *ctx)
     case K_ALLGATHER: return scc_sched_hier_allgather(s, &a->h, rank, a->nb);
     case K_GATHER: return scc_sched_hier_gather(s, a->h.nodes, rank, a->root, a->nb);
     case K_SCATTER: return scc_sched_hier_scatter(s, a->h.nodes, rank, a->root, a->nb);
+    case K_ALLTOALL: return scc_sched_hier_alltoall(s, a->h.nodes, rank);
     default: return scc_sched_hier_barrier(s, &a->h, rank);
     }
 }
@@ -91,8 +92,9 @@ static void check_hierarchy(const harg_t *a)
         for (long i = 0; i < s.nsteps; ++i) {
             const scc_step_t *st = &s.steps[i];
             int p = st->peer, me_lead, p_lead;
-            CHECK(st->block >= (uint32_t) lo * a->nb
-                  && st->block + st->nblocks <= (uint32_t) (hi + 1) * a->nb,
+            CHECK((st->flags & SCC_STEP_F_LIST)
+                      || (st->block >= (uint32_t) lo * a->nb
+                          && st->block + st->nblocks <= (uint32_t) (hi + 1) * a->nb),
                   "%s rank %d: blocks %u+%u outside its parts %d..%d", knames[a->kind], r,
                   st->block, st->nblocks, lo, hi);
             if (SCC_STEP_SEND == st->kind) {
@@ -143,13 +145,40 @@ static void check_allgather_peers(const harg_t *a)
     free(s.list);
 }
 
+/* Alltoall: a leader hears from each other node once (its leader: every pair of the two
+ * nodes in one message), and a process that is not a leader sends one message. */
+static void check_alltoall_aggregated(const harg_t *a)
+{
+    const scc_nodes_t *nd = a->h.nodes;
+    scc_sched_t s;
+
+    for (int r = 0; r < nd->n; ++r) {
+        const int leader = r == scc_nodes_leader(nd, nd->node_of[r], -1);
+        long off = 0, sends = 0;
+        if (0 != gen_steps(&s, r, a)) {
+            CHECK(0, "alltoall rank %d: generator failed", r);
+            return;
+        }
+        for (long i = 0; i < s.nsteps; ++i) {
+            off += SCC_STEP_SEND != s.steps[i].kind
+                   && nd->node_of[s.steps[i].peer] != nd->node_of[r];
+            sends += SCC_STEP_SEND == s.steps[i].kind;
+        }
+        CHECK(leader ? off == nd->nnodes - 1 : off == 0 && sends == 1,
+              "alltoall rank %d (%s): %ld receives from other nodes, %ld sends", r,
+              leader ? "leader" : "member", off, sends);
+        free(s.steps);
+        free(s.list);
+    }
+}
+
 static void run(const harg_t *a, const char *what)
 {
     replay_opts_t o;
     replay_result_t res;
     static const replay_kind_t kinds[] = { REPLAY_BCAST, REPLAY_REDUCE, REPLAY_ALLREDUCE,
                                            REPLAY_BARRIER, REPLAY_ALLGATHER, REPLAY_GATHER,
-                                           REPLAY_SCATTER };
+                                           REPLAY_SCATTER, REPLAY_ALLTOALL };
 
     memset(&o, 0, sizeof(o));
     memset(&res, 0, sizeof(res));
@@ -170,6 +199,9 @@ static void run(const harg_t *a, const char *what)
     }
     replay_free(&res);
     check_hierarchy(a);
+    if (K_ALLTOALL == a->kind) {
+        check_alltoall_aggregated(a);
+    }
     if (K_ALLGATHER == a->kind) {
         check_allgather_peers(a);
     }
@@ -290,7 +322,7 @@ int main(void)
         { K_ALLREDUCE, SCC_INTER_BUTTERFLY }, { K_BARRIER, SCC_INTER_DISSEM },
         { K_BARRIER, SCC_INTER_BINOMIAL }, { K_ALLGATHER, SCC_INTER_RING },
         { K_ALLGATHER, SCC_INTER_DISSEM }, { K_GATHER, SCC_INTER_BINOMIAL },
-        { K_SCATTER, SCC_INTER_BINOMIAL },
+        { K_SCATTER, SCC_INTER_BINOMIAL }, { K_ALLTOALL, SCC_INTER_RING },
     };
     static const uint32_t blocks[] = { 1, 2, 5, 13 };
     int key[64];
@@ -313,7 +345,7 @@ int main(void)
                 a.h.chunks_per_part = 2;
                 a.kind = combos[c].kind;
                 for (size_t bi = 0; bi < sizeof(blocks) / sizeof(blocks[0]); ++bi) {
-                    a.nb = K_BARRIER == a.kind ? 0 : blocks[bi];
+                    a.nb = K_BARRIER == a.kind || K_ALLTOALL == a.kind ? 0 : blocks[bi];
                     for (int root = 0; root < n; ++root) {
                         a.root = root;
                         run(&a, knames[a.kind]);
@@ -321,7 +353,7 @@ int main(void)
                             break;  /* rootless */
                         }
                     }
-                    if (K_BARRIER == a.kind) {
+                    if (K_BARRIER == a.kind || K_ALLTOALL == a.kind) {
                         break;
                     }
                 }

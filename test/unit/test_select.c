@@ -154,6 +154,10 @@ static void test_defaults(void)
     scc_select_build(&t, &tp, &p);
     CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_GATHER, 8)
           && SCC_ALG_TREE == scc_select(&t, SCC_COLL_SCATTER, 1 << 20), "nodes: gather tree");
+    CHECK(SCC_ALG_LEADERS == scc_select(&t, SCC_COLL_ALLTOALL, p.nodes_alltoall_pairwise_min - 1)
+          && SCC_ALG_RING == scc_select(&t, SCC_COLL_ALLTOALL, p.nodes_alltoall_pairwise_min)
+          && SCC_ALG_RING == scc_select(&t, SCC_COLL_ALLTOALLV, 0),
+          "nodes: alltoall through the leaders for small blocks, then pairwise");
     p.force[SCC_COLL_GATHER] = SCC_ALG_TREE;
     p.force[SCC_COLL_BCAST] = SCC_ALG_TREE;
     tp = topo(SCC_TOPO_FLAT, 8, 1);
@@ -161,6 +165,11 @@ static void test_defaults(void)
     CHECK(SCC_ALG_FALLBACK == scc_select(&t, SCC_COLL_GATHER, 64)
           && SCC_ALG_TREE == scc_select(&t, SCC_COLL_BCAST, 64),
           "one node: gather tree forced is the fallback, bcast tree is not");
+    p.force[SCC_COLL_ALLTOALL] = SCC_ALG_LEADERS;
+    scc_select_build(&t, &tp, &p);
+    CHECK(SCC_ALG_FALLBACK == scc_select(&t, SCC_COLL_ALLTOALL, 8),
+          "one node: leaders forced is the fallback");
+    p.force[SCC_COLL_ALLTOALL] = SCC_ALG_AUTO;
     p.force[SCC_COLL_GATHER] = SCC_ALG_AUTO;
     p.force[SCC_COLL_BCAST] = SCC_ALG_AUTO;
 

@@ -35,7 +35,8 @@ typedef struct mca_coll_scc_component_t {
     int force[SCC_COLL_COUNT];          /* coll_scc_<coll>_algorithm: scc_alg_t */
     /* selection thresholds in bytes (scc_select_params_t says what each is for) */
     size_t line_max, tree_max, direct_min, dopl_min;
-    size_t nodes_jia_min, nodes_tree_min, nodes_ring_min, nodes_allgather_ring_min;   /* communicators across nodes */
+    size_t nodes_jia_min, nodes_tree_min, nodes_ring_min, nodes_allgather_ring_min,
+        nodes_alltoall_pairwise_min;    /* communicators across nodes */
     int nodes_block;                        /* across nodes: block bytes, single copy within */
     int barrier_radix;                  /* peers per dissemination round, 0: all at once */
     char *tree_fanout;                  /* "auto" or fan-outs per level, "4,4,3" */
@@ -65,12 +66,13 @@ SCC_MODULE_DECLSPEC extern mca_coll_scc_component_t mca_coll_scc_component;
 extern const char *mca_coll_scc_component_version_string;
 
 /* Scratch buffers of a module: 0-2 for the algorithms, 3-4 for packed views of user data,
- * 5 for the entry points' own arrays */
-#define SCC_NSCRATCH 6
+ * 5 for the entry points' own arrays, 6 for a pair-list message across nodes */
+#define SCC_NSCRATCH 7
 #define SCC_TREE_MAX_CHILDREN 64
 #define SCC_SCRATCH_IN 3
 #define SCC_SCRATCH_OUT 4
 #define SCC_SCRATCH_ARGS 5
+#define SCC_SCRATCH_BOUNCE 6
 
 /* Per-communicator state of the module */
 typedef enum {

@@ -322,6 +322,12 @@ int mca_coll_scc_register_params(void)
             "passes the nodes' parts round a ring of the nodes' leaders; smaller ones exchange "
             "them by Bruck's dissemination (ceil(log2 nodes) rounds instead of nodes - 1)",
             &cs->nodes_allgather_ring_min, d.nodes_allgather_ring_min);
+        scc_reg_bytes("nodes_alltoall_pairwise_min",
+            "Communicators across nodes: alltoall with blocks of this many bytes or more runs "
+            "the pairwise exchange (a message per pair of processes); smaller blocks go "
+            "through the nodes' leaders (each leader gathers its node's blocks and sends "
+            "another node's leader all of them for its node in one message)",
+            &cs->nodes_alltoall_pairwise_min, d.nodes_alltoall_pairwise_min);
     }
     if (OMPI_SUCCESS != mca_coll_scc_topo_register_params()
         || OMPI_SUCCESS != mca_coll_scc_topo_nodes_register_params()) {

@@ -170,53 +170,76 @@ static inline size_t scc_piece_len(size_t size, size_t k, size_t piece)
     return off >= size ? 0 : (size - off < piece ? size - off : piece);
 }
 
+/* Packs (send) or unpacks the pieces of a list step's pairs to or from msg. */
+static void scc_pairs_copy(const scc_plan_t *p, const scc_exec_pairs_t *b, const scc_step_t *st,
+                           char *msg, bool pack, size_t k, size_t piece)
+{
+    size_t at = 0;
+    for (uint32_t j = 0; j < st->nblocks; ++j) {
+        long e = st->block + j;
+        size_t len = scc_piece_len(scc_pair_size(b, p->s.list[e]), k, piece);
+        char *pair = scc_pair_at(p, b, e) + k * piece;
+        SCC_TRACED(SCC_PH_COPY, len, memcpy(pack ? msg + at : pair, pack ? pair : msg + at, len));
+        at += len;
+    }
+}
+
 int mca_coll_scc_exec_pairs(mca_coll_scc_module_t *m, const scc_plan_t *p,
                             const scc_exec_pairs_t *b, uint32_t tagbase, size_t k, size_t piece)
 {
     scc_xport_t *x = m->xp;
     const scc_sched_t *s = &p->s;
+    /* across nodes (the plan names each message's readers) a message is packed aside and
+       goes by the transport's own send and receive, over the pml to another node */
+    char *bounce = NULL != p->readers ? mca_coll_scc_scratch(m, SCC_SCRATCH_BOUNCE,
+                                                             x->slot_size + 1)
+                                      : NULL;
     int rc = OMPI_SUCCESS;
 
+    if (NULL != p->readers && NULL == bounce) {
+        return SCC_ERR_NO_MEM;
+    }
+    x->send_copy = NULL != bounce;
     for (long i = 0; i < s->nsteps && OMPI_SUCCESS == rc; ++i) {
         const scc_step_t *st = &s->steps[i];
         uint32_t tag = tagbase + st->tag;
-        size_t bytes = 0, at = 0;
+        size_t bytes = 0;
 
         /* both sides know every pair's size: the message is the pairs' pieces, in order */
         for (uint32_t j = 0; j < st->nblocks; ++j) {
             bytes += scc_piece_len(scc_pair_size(b, s->list[st->block + j]), k, piece);
         }
-        if (SCC_STEP_SEND == st->kind) {
+        if (NULL != bounce) {
+            if (SCC_STEP_SEND == st->kind) {
+                scc_pairs_copy(p, b, st, bounce, true, k, piece);
+                rc = scc_xport_send(x, tag, bounce, bytes, st->nreaders, false,
+                                    p->readers + p->readers_at[i]);
+            } else {
+                rc = scc_xport_recv(x, st->peer, tag, bounce, bytes);
+                if (OMPI_SUCCESS == rc) {
+                    scc_pairs_copy(p, b, st, bounce, false, k, piece);
+                }
+            }
+        } else if (SCC_STEP_SEND == st->kind) {
             char *slot = scc_xport_send_slot(x, tag, bytes);
             if (NULL == slot) {
                 rc = OMPI_ERR_BAD_PARAM;
                 break;
             }
-            for (uint32_t j = 0; j < st->nblocks; ++j) {
-                long e = st->block + j;
-                size_t len = scc_piece_len(scc_pair_size(b, s->list[e]), k, piece);
-                SCC_TRACED(SCC_PH_COPY, len,
-                           memcpy(slot + at, scc_pair_at(p, b, e) + k * piece, len));
-                at += len;
-            }
+            scc_pairs_copy(p, b, st, slot, true, k, piece);
             scc_xport_send_publish(x, tag, bytes, st->nreaders);
         } else {
             scc_msg_hdr_t *h = scc_xport_wait(x, st->peer, tag);
-            const char *data = scc_xport_data(x, st->peer, tag, h);
             if (h->len != bytes) {
                 rc = MPI_ERR_TRUNCATE;
             } else {
-                for (uint32_t j = 0; j < st->nblocks; ++j) {
-                    long e = st->block + j;
-                    size_t len = scc_piece_len(scc_pair_size(b, s->list[e]), k, piece);
-                    SCC_TRACED(SCC_PH_COPY, len,
-                               memcpy(scc_pair_at(p, b, e) + k * piece, data + at, len));
-                    at += len;
-                }
+                scc_pairs_copy(p, b, st, (char *) scc_xport_data(x, st->peer, tag, h), false, k,
+                               piece);
             }
             scc_xport_release(x, st->peer, tag);
         }
     }
+    x->send_copy = false;
     return rc;
 }
 

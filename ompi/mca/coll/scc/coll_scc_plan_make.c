@@ -56,7 +56,9 @@ static int scc_generate_nodes(mca_coll_scc_module_t *m, int me, scc_coll_t c, sc
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
         return SCC_ALG_RING == a ? scc_sched_ring_reduce_scatter(s, m->size, me, nblocks) : -1;
     case SCC_COLL_ALLTOALL:
-        return SCC_ALG_RING == a ? scc_sched_pairwise_alltoall(s, m->size, me, nblocks) : -1;
+        return SCC_ALG_RING == a      ? scc_sched_pairwise_alltoall(s, m->size, me, nblocks)
+               : SCC_ALG_LEADERS == a ? scc_sched_hier_alltoall(s, &t->nodes, me)
+                                      : -1;
     case SCC_COLL_GATHER:
         return SCC_ALG_TREE == a ? scc_sched_hier_gather(s, &t->nodes, me, root, nblocks) : -1;
     case SCC_COLL_SCATTER:

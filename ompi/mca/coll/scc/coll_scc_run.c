@@ -374,8 +374,8 @@ static int scc_pairs_run(mca_coll_scc_module_t *m, scc_alg_t a, scc_exec_pairs_t
     size_t piece, npieces, staged = 0, *stage_off;
     int rc = OMPI_SUCCESS;
 
-    /* pair lists travel through slots only */
-    if (NULL == p || !scc_xport_shared_all(x)) {
+    /* pair lists travel through slots, or packed over the pml between nodes' leaders */
+    if (NULL == p || (!scc_xport_shared_all(x) && SCC_ALG_LEADERS != a)) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
     /* every rank cuts the blocks alike: by the longest list of any rank */

@@ -78,6 +78,12 @@ int scc_sched_hier_gather(scc_sched_t *s, const scc_nodes_t *nd, int rank, int r
                           uint32_t nblocks_per_rank);
 int scc_sched_hier_scatter(scc_sched_t *s, const scc_nodes_t *nd, int rank, int root,
                            uint32_t nblocks_per_rank);
+/* Alltoall with leader aggregation, on pair lists (coll_scc_sched.h): each process sends all
+ * its pairs to its leader (the node's lowest rank) in one message; the leaders exchange, in
+ * step i (1..N-1) with the leaders of nodes J + i and J - i, every pair from one node to the
+ * other in one message; each leader then sends each of its processes every pair for it.  A
+ * message between nodes per pair of nodes, against one per pair of processes.  n <= 65535. */
+int scc_sched_hier_alltoall(scc_sched_t *s, const scc_nodes_t *nd, int rank);
 /* The ranks [*first, *last] whose parts leader `rank` holds in a gather or scatter rooted at
  * root: those of the nodes of its subtree (all nodes at the root). */
 void scc_sched_hier_span(const scc_nodes_t *nd, int rank, int root, int *first, int *last);

@@ -139,33 +139,72 @@ static uint32_t log2_up(int x)
     return l;
 }
 
+/* The ranks of vrank v's subtree in the order a pipelining leader passes their parts on: the
+ * leader, its node's others in rank order, then each child's subtree, nearest child first;
+ * returns how many. */
+static int subtree_order(const scc_nodes_t *nd, int R, int root, int v, int *out)
+{
+    const int N = nd->nnodes, J = (R + v) % N, L = scc_nodes_leader(nd, J, root);
+    int c = 0;
+
+    out[c++] = L;
+    for (int i = nd->first[J]; i < nd->first[J + 1]; ++i) {
+        if (nd->members[i] != L) {
+            out[c++] = nd->members[i];
+        }
+    }
+    for (int d = 1; d < N && !(v & d); d <<= 1) {
+        if (v + d < N) {
+            c += subtree_order(nd, R, root, v + d, out + c);
+        }
+    }
+    return c;
+}
+
 /* Gather: the leaders' binomial tree in vranks v = (J - the root's node) mod N.  A leader
  * takes its node's parts (round 0), its children's subtrees, smallest first (child v + d in
- * round 1 + log2 d), then sends its own subtree -- nodes v .. v + d - 1, d its lowest bit --
+ * round 1 + log2 d), and sends its own subtree -- nodes v .. v + d - 1, d its lowest bit --
  * to its parent in the round of d.  Its own part is in place in work (the executor puts it
- * there), so a subtree of consecutive ranks leaves as one message. */
+ * there).  Parts of one block go as a message per run of consecutive ranks once all are in;
+ * larger parts are pipelined, a message per part passed on as soon as it is in (its own
+ * first), so the node's copies and the transfers between nodes overlap. */
 static int gather_leader(scc_sched_t *s, const scc_nodes_t *nd, int rank, int root, uint32_t k,
                          int *lo, int *hi)
 {
     const int N = nd->nnodes, J = nd->node_of[rank], R = nd->node_of[root];
     const int v = (J - R + N) % N;
-    uint32_t round = 1;
+    const uint32_t up = v > 0 ? 1 + log2_up(v & -v) : 0;   /* the round of my sends */
+    uint32_t round = 1, tag = 0;
 
+    if (k >= 2 && v > 0) {
+        scc_sched_push(s, SCC_STEP_SEND, 0, -1, tag++, up, (uint32_t) rank * k, k, 1);
+    }
     for (int i = nd->first[J]; i < nd->first[J + 1]; ++i) {
         int m = nd->members[i];
         for (uint32_t j = 0; m != rank && j < k; ++j) {
             scc_sched_push(s, SCC_STEP_RECV, 0, m, j, 0, (uint32_t) m * k + j, 1, 0);
         }
+        if (k >= 2 && v > 0 && m != rank) {
+            scc_sched_push(s, SCC_STEP_SEND, 0, -1, tag++, up, (uint32_t) m * k, k, 1);
+        }
     }
     for (int d = 1; d < N; d <<= 1, ++round) {
-        const int u = v + d;
+        const int u = v + d, from = u < N ? scc_nodes_leader(nd, (R + u) % N, root) : -1;
         if (v & d) {
-            move_nodes(s, nd, k, J, d < N - v ? d : N - v, -1, 0, 0, round, lo, hi);
+            if (k < 2) {
+                move_nodes(s, nd, k, J, d < N - v ? d : N - v, -1, 0, 0, round, lo, hi);
+            }
             break;
         }
-        if (u < N) {
-            move_nodes(s, nd, k, (R + u) % N, d < N - u ? d : N - u,
-                       scc_nodes_leader(nd, (R + u) % N, root), 0, 0, round, lo, hi);
+        if (u < N && k < 2) {
+            move_nodes(s, nd, k, (R + u) % N, d < N - u ? d : N - u, from, 0, 0, round, lo, hi);
+        }
+        for (int q = 0, c = u < N && k >= 2 ? subtree_order(nd, R, root, u, lo) : 0; q < c; ++q) {
+            scc_sched_push(s, SCC_STEP_RECV, 0, from, (uint32_t) q, round, (uint32_t) lo[q] * k,
+                           k, 0);
+            if (v > 0) {
+                scc_sched_push(s, SCC_STEP_SEND, 0, -1, tag++, up, (uint32_t) lo[q] * k, k, 1);
+            }
         }
     }
     s->nrounds = log2_up(N) + 1;
@@ -194,6 +233,9 @@ static uint32_t scatter_children(scc_sched_t *s, const scc_nodes_t *nd, int R, i
     return sent;
 }
 
+static int scatter_piped(scc_sched_t *s, const scc_nodes_t *nd, int rank, int root, uint32_t k,
+                         int *lo, int *hi);
+
 static int scatter_leader(scc_sched_t *s, const scc_nodes_t *nd, int rank, int root, uint32_t k,
                           int *lo, int *hi)
 {
@@ -202,6 +244,9 @@ static int scatter_leader(scc_sched_t *s, const scc_nodes_t *nd, int rank, int r
     const uint32_t L = log2_up(N);
     uint32_t tag;
 
+    if (k >= 2) {
+        return scatter_piped(s, nd, rank, root, k, lo, hi);
+    }
     if (v > 0) {
         /* my subtree travels after the parent's larger children's: count those */
         const int d = v & -v, p = v - d;
@@ -247,6 +292,69 @@ static int parts_leader_fn(scc_sched_t *s, const void *ctx)
 {
     scc_sched_reset(s);
     return parts_leader(s, ctx);
+}
+
+/* Scatter of parts of two blocks or more, pipelined as the gather: the root sends each child
+ * leader its subtree's parts a message per part, in the order subtree_order gives, largest
+ * subtree first; a leader passes each part on as it arrives -- to its process (a message per
+ * block) or to the child whose subtree holds it -- so the transfers between nodes and the
+ * node's copies overlap.  A leader learns its parent's tags from the parent's schedule. */
+static int scatter_piped(scc_sched_t *s, const scc_nodes_t *nd, int rank, int root, uint32_t k,
+                         int *lo, int *hi)
+{
+    const int N = nd->nnodes, J = nd->node_of[rank], R = nd->node_of[root];
+    const int v = (J - R + N) % N, in = rank == root ? SCC_STEP_F_INPUT : 0;
+    const uint32_t L = log2_up(N);
+    uint32_t tag = 0;
+
+    if (0 == v) {
+        for (int d = N > 1 ? 1 << (L - 1) : 0; d >= 1; d >>= 1) {
+            for (int q = 0, c = d < N ? subtree_order(nd, R, root, d, lo) : 0; q < c; ++q) {
+                scc_sched_push(s, SCC_STEP_SEND, in, -1, tag++, L - 1 - log2_up(d),
+                               (uint32_t) lo[q] * k, k, 1);
+            }
+        }
+        for (int i = nd->first[J]; i < nd->first[J + 1]; ++i) {
+            int m = nd->members[i];
+            for (uint32_t j = 0; m != rank && j < k; ++j) {
+                scc_sched_push(s, SCC_STEP_SEND, in | SCC_STEP_F_LOCAL, -1, tag++, L,
+                               (uint32_t) m * k + j, 1, 1);
+            }
+        }
+    } else {
+        const int p = v - (v & -v), parent = scc_nodes_leader(nd, (R + p) % N, root);
+        pctx_t pc = { nd, PARTS_SCATTER, SCC_INTER_BINOMIAL, parent, root, k, lo, hi };
+        scc_sched_t t;
+        if (0 != scc_sched_gen_alloc(&t, parts_leader_fn, &pc)) {
+            return -1;
+        }
+        for (long i = 0; i < t.nsteps; ++i) {
+            const scc_step_t *st = &t.steps[i];
+            const int owner = (int) (st->block / k);
+            const int vo = (nd->node_of[owner] - R + N) % N;
+            if (SCC_STEP_SEND != st->kind || (st->flags & SCC_STEP_F_LOCAL) || vo < v
+                || vo >= v + (v & -v)) {
+                continue;   /* not for my subtree */
+            }
+            scc_sched_push(s, SCC_STEP_RECV, 0, parent, st->tag, st->round, st->block, k, 0);
+            if (vo > v) {
+                /* on to the child whose subtree holds it: v + d, d the top bit of vo - v */
+                int d = 1;
+                while (2 * d <= vo - v) {
+                    d *= 2;
+                }
+                scc_sched_push(s, SCC_STEP_SEND, 0, -1, tag++, L - 1 - log2_up(d), st->block, k,
+                               1);
+            }
+            for (uint32_t j = 0; vo == v && owner != rank && j < k; ++j) {
+                scc_sched_push(s, SCC_STEP_SEND, SCC_STEP_F_LOCAL, -1, tag++, L, st->block + j,
+                               1, 1);
+            }
+        }
+        scc_sched_release(&t);
+    }
+    s->nrounds = L + 1;
+    return 0;
 }
 
 /* A process that is not its node's leader sends its part to the leader (allgather, gather)
@@ -344,4 +452,89 @@ void scc_sched_hier_span(const scc_nodes_t *nd, int rank, int root, int *first, 
         *first = a < *first ? a : *first;
         *last = b > *last ? b : *last;
     }
+}
+
+/* ------------------------------------------------------------ alltoall */
+
+/* The ranks of a set for list_pairs: the one rank r >= 0, else node a's (a >= 0), else all. */
+static int set_size(const scc_nodes_t *nd, int a, int r)
+{
+    return r >= 0 ? 1 : a >= 0 ? nd->first[a + 1] - nd->first[a] : nd->n;
+}
+
+static int set_at(const scc_nodes_t *nd, int a, int r, int i)
+{
+    return r >= 0 ? r : a >= 0 ? nd->members[nd->first[a] + i] : i;
+}
+
+/* The pairs (s, d), s != d, s of set (a, sa), d of set (b, db), s in rank order then d, onto
+ * the list; returns how many. */
+static uint32_t list_pairs(scc_sched_t *s, const scc_nodes_t *nd, int a, int sa, int b, int db)
+{
+    const int na = set_size(nd, a, sa), nb = set_size(nd, b, db);
+    uint32_t c = 0;
+
+    for (int i = 0; i < na; ++i) {
+        const int src = set_at(nd, a, sa, i);
+        for (int j = 0; j < nb; ++j) {
+            const int dst = set_at(nd, b, db, j);
+            if (src != dst) {
+                scc_sched_list_push(s, (uint32_t) src * (uint32_t) nd->n + (uint32_t) dst);
+                c++;
+            }
+        }
+    }
+    return c;
+}
+
+/* One pair-list step: the pairs of list_pairs(a, sa, b, db). */
+static void pairs_step(scc_sched_t *s, const scc_nodes_t *nd, scc_step_kind_t kind, int peer,
+                       uint32_t tag, uint32_t round, int a, int sa, int b, int db)
+{
+    uint32_t at = (uint32_t) s->list_len, c = list_pairs(s, nd, a, sa, b, db);
+    scc_sched_push(s, kind, SCC_STEP_F_LIST, peer, tag, round, at, c,
+                   SCC_STEP_SEND == kind ? 1 : 0);
+}
+
+int scc_sched_hier_alltoall(scc_sched_t *s, const scc_nodes_t *nd, int rank)
+{
+    int N, J, L;
+
+    scc_sched_reset(s);
+    if (NULL == nd || nd->n < 1 || rank < 0 || rank >= nd->n || nd->n > 65535) {
+        return -1;
+    }
+    if (1 == nd->n) {
+        return 0;
+    }
+    N = nd->nnodes;
+    J = nd->node_of[rank];
+    L = scc_nodes_leader(nd, J, -1);
+    s->nrounds = (uint32_t) N + 1;
+    if (rank != L) {
+        /* everything of mine to the leader; everything for me from it, after the leader's
+           N - 1 messages between nodes and those to the members before me */
+        int idx = 0;
+        while (nd->members[nd->first[J] + 1 + idx] != rank) {
+            idx++;
+        }
+        pairs_step(s, nd, SCC_STEP_SEND, -1, 0, 0, -1, rank, -1, -1);
+        pairs_step(s, nd, SCC_STEP_RECV, L, (uint32_t) (N - 1 + idx), (uint32_t) N, -1, -1, -1,
+                   rank);
+        return 0;
+    }
+    for (int i = nd->first[J] + 1; i < nd->first[J + 1]; ++i) {
+        pairs_step(s, nd, SCC_STEP_RECV, nd->members[i], 0, 0, -1, nd->members[i], -1, -1);
+    }
+    for (int i = 1; i < N; ++i) {
+        const int to = (J + i) % N, from = (J - i + N) % N;
+        pairs_step(s, nd, SCC_STEP_SEND, -1, (uint32_t) (i - 1), (uint32_t) i, J, -1, to, -1);
+        pairs_step(s, nd, SCC_STEP_RECV, scc_nodes_leader(nd, from, -1), (uint32_t) (i - 1),
+                   (uint32_t) i, from, -1, J, -1);
+    }
+    for (int i = nd->first[J] + 1; i < nd->first[J + 1]; ++i) {
+        pairs_step(s, nd, SCC_STEP_SEND, -1, (uint32_t) (N - 2 + i - nd->first[J]), (uint32_t) N,
+                   -1, -1, -1, nd->members[i]);
+    }
+    return 0;
 }

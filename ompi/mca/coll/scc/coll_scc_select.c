@@ -18,7 +18,7 @@ static const char *const mpi_names[SCC_COLL_COUNT] = {
 
 static const char *const alg_names[SCC_ALG_COUNT] = {
     "auto", "fallback", "tree", "flat", "jia", "dopl", "nocmsg",
-    "ring", "butterfly", "dissem", "nocmsg_fanin", "bruck"
+    "ring", "butterfly", "dissem", "nocmsg_fanin", "bruck", "leaders"
 };
 
 static const char *const topo_names[SCC_TOPO_COUNT] = { "flat", "mesh", "domains", "nodes" };
@@ -34,7 +34,8 @@ static const uint32_t valid_algs[SCC_COLL_COUNT] = {
     [SCC_COLL_REDUCE] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG),
     [SCC_COLL_ALLREDUCE] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG)
                            | BIT(SCC_ALG_BUTTERFLY) | BIT(SCC_ALG_RING),
-    [SCC_COLL_ALLTOALL] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG) | BIT(SCC_ALG_RING),
+    [SCC_COLL_ALLTOALL] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG) | BIT(SCC_ALG_RING)
+                          | BIT(SCC_ALG_LEADERS),
     [SCC_COLL_ALLTOALLV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG) | BIT(SCC_ALG_RING),
     [SCC_COLL_GATHER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE),
     [SCC_COLL_SCATTER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE),
@@ -104,6 +105,9 @@ void scc_select_params_default(scc_select_params_t *p)
     p->nodes_tree_min = 131072;
     p->nodes_ring_min = 2097152;
     p->nodes_allgather_ring_min = 1048576;
+    /* emulated nodes (README, Clusters): the leaders' alltoall 0.4-0.7 of the pairwise
+       exchange to 4 KB at 2 x 2 and 2 x 3; at 8 KB a 2 x 3 step no longer fits one slot */
+    p->nodes_alltoall_pairwise_min = 8192;
     p->unavailable = 0;
 }
 
@@ -174,10 +178,14 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_pa
         add_range(e, p, below(p->nodes_allgather_ring_min), SCC_ALG_BRUCK);
         add_range(e, p, SIZE_MAX, SCC_ALG_RING);
         break;
-    case SCC_COLL_REDUCE_SCATTER_BLOCK:
     case SCC_COLL_ALLTOALL:
+        /* small blocks: one message per pair of nodes; then the pairwise exchange */
+        add_range(e, p, below(p->nodes_alltoall_pairwise_min), SCC_ALG_LEADERS);
+        add_range(e, p, SIZE_MAX, SCC_ALG_RING);
+        break;
+    case SCC_COLL_REDUCE_SCATTER_BLOCK:
     case SCC_COLL_ALLTOALLV:
-        /* alltoall(v): the pairwise exchange */
+        /* alltoallv: the pairwise exchange */
         add_range(e, p, SIZE_MAX, SCC_ALG_RING);
         break;
     case SCC_COLL_GATHER:
@@ -265,11 +273,12 @@ static void auto_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
 
 uint32_t scc_select_topo_unavailable(scc_topo_kind_t kind, scc_coll_t c)
 {
-    /* Bruck's allgather and the trees of gather and scatter run between node leaders only */
+    /* Bruck's allgather, the leaders' alltoall and the trees of gather and scatter run
+       between node leaders only */
     if (SCC_TOPO_NODES == kind) {
         return 0;
     }
-    return BIT(SCC_ALG_BRUCK)
+    return BIT(SCC_ALG_BRUCK) | BIT(SCC_ALG_LEADERS)
            | (SCC_COLL_GATHER == c || SCC_COLL_SCATTER == c ? BIT(SCC_ALG_TREE) : 0);
 }
 

@@ -38,6 +38,7 @@ typedef enum {
     SCC_ALG_DISSEM,        /* m-way dissemination barrier, seeds/004 */
     SCC_ALG_NOCMSG_FANIN,  /* the thesis's fan-in-only barrier: NOT an MPI barrier */
     SCC_ALG_BRUCK,         /* allgather across nodes: Bruck's dissemination between leaders */
+    SCC_ALG_LEADERS,       /* alltoall across nodes: each node's leader aggregates its pairs */
     SCC_ALG_COUNT
 } scc_alg_t;
 
@@ -73,6 +74,8 @@ typedef struct scc_select_params {
                                    leaders */
     size_t nodes_allgather_ring_min;    /* nodes: allgather from this on (bytes per rank)
                                    passes the parts round a ring of the leaders (Bruck below) */
+    size_t nodes_alltoall_pairwise_min; /* nodes: alltoall from this on (bytes per block) runs
+                                   the pairwise exchange (the leaders aggregate below) */
     uint32_t unavailable;       /* bit (1 << alg): algorithms that cannot run on this
                                    communicator (not built, no transport): the table
                                    puts a schedule there instead of a direct algorithm

@@ -809,6 +809,7 @@ void mca_coll_scc_topo_table(const scc_topo_t *t, uint32_t unavailable, scc_sele
     p.nodes_tree_min = cs->nodes_tree_min;
     p.nodes_ring_min = cs->nodes_ring_min;
     p.nodes_allgather_ring_min = cs->nodes_allgather_ring_min;
+    p.nodes_alltoall_pairwise_min = cs->nodes_alltoall_pairwise_min;
     p.unavailable = unavailable;
     st.kind = t->kind;
     st.n = t->mesh.n;

@@ -98,9 +98,14 @@ static void scc_plan_insert(struct scc_plan_set *ps, scc_plan_entry_t *e, bool p
     uint32_t h = scc_plan_hash(ps, e->key, e->nblocks);
     scc_coll_t c = (scc_coll_t) (e->key >> 40);
 
-    /* the rings' blocks are per rank: n times as many steps */
+    /* the blocks of collectives moving a part per rank are per rank: up to n times as
+       many steps */
     e->weight = (uint64_t) e->nblocks
-                    * (SCC_COLL_ALLGATHER == c || SCC_COLL_REDUCE_SCATTER_BLOCK == c ? n : 1)
+                    * (SCC_COLL_ALLGATHER == c || SCC_COLL_REDUCE_SCATTER_BLOCK == c
+                               || SCC_COLL_GATHER == c || SCC_COLL_SCATTER == c
+                               || SCC_COLL_ALLTOALL == c
+                           ? n
+                           : 1)
                 + 1;
     e->used = ++ps->clock;
     e->at = -1;

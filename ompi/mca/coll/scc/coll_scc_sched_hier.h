@@ -68,8 +68,9 @@ int scc_sched_hier_allgather(scc_sched_t *s, const scc_hier_t *h, int rank,
                              uint32_t nblocks_per_rank);
 /* Gather and scatter with leader aggregation (coll_scc_sched_hier_parts.c): each process's
  * k blocks go to (come from) its leader -- the root on the root's node -- and the leaders
- * move whole subtrees of nodes along a binomial tree rooted at the root's node, a message per
- * run of consecutive ranks.  Rank r's blocks are [r k, (r + 1) k).  Gather: a process sends
+ * move whole subtrees of nodes along a binomial tree rooted at the root's node: parts of one
+ * block a message per run of consecutive ranks, larger parts (k >= 2) a message per part,
+ * passed on as it arrives.  Rank r's blocks are [r k, (r + 1) k).  Gather: a process sends
  * its part from its input, a leader's own part is in place in its work before the call,
  * the root ends with every part in work.  Scatter: the root sends from its input (its own
  * part is not moved), every other process ends with its part in work.  A leader that is not

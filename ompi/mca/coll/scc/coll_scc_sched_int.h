@@ -44,6 +44,9 @@ typedef struct scc_tree_walk {
  * non-commutative operation is safe. */
 int scc_sched_tree_rank_ordered(const scc_tree_walk_t *w, int n, int root);
 
+/* Nonzero when m is a well-formed tile mesh (every rank placed once, in range). */
+int scc_tiles_ok(const scc_tiles_t *m);
+
 /* Generates into freshly allocated storage: counts (f on an empty schedule), allocates,
  * fills (f again).  0, or -1 when f fails or memory is short (t is then empty). */
 typedef int (*scc_gen_fn_t)(scc_sched_t *s, const void *ctx);

@@ -30,6 +30,7 @@ static scc_select_topo_t topo(scc_topo_kind_t kind, int n, int grid_ok)
     t.kind = kind;
     t.n = n;
     t.grid_ok = grid_ok;
+    t.maxper = SCC_TOPO_NODES == kind ? 2 : 0;
     return t;
 }
 
@@ -158,6 +159,11 @@ static void test_defaults(void)
           && SCC_ALG_RING == scc_select(&t, SCC_COLL_ALLTOALL, p.nodes_alltoall_pairwise_min)
           && SCC_ALG_RING == scc_select(&t, SCC_COLL_ALLTOALLV, 0),
           "nodes: alltoall through the leaders for small blocks, then pairwise");
+    tp.maxper = 1;
+    scc_select_build(&t, &tp, &p);
+    CHECK(SCC_ALG_RING == scc_select(&t, SCC_COLL_ALLTOALL, 8),
+          "one process per node: alltoall pairwise, nothing to aggregate");
+    tp.maxper = 2;
     p.force[SCC_COLL_GATHER] = SCC_ALG_TREE;
     p.force[SCC_COLL_BCAST] = SCC_ALG_TREE;
     tp = topo(SCC_TOPO_FLAT, 8, 1);

@@ -56,9 +56,7 @@ static int scc_generate_nodes(mca_coll_scc_module_t *m, int me, scc_coll_t c, sc
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
         return SCC_ALG_RING == a ? scc_sched_ring_reduce_scatter(s, m->size, me, nblocks) : -1;
     case SCC_COLL_ALLTOALL:
-        return SCC_ALG_RING == a      ? scc_sched_pairwise_alltoall(s, m->size, me, nblocks)
-               : SCC_ALG_LEADERS == a ? scc_sched_hier_alltoall(s, &t->nodes, me)
-                                      : -1;
+        return SCC_ALG_LEADERS == a ? scc_sched_hier_alltoall(s, &t->nodes, me) : -1;
     case SCC_COLL_GATHER:
         return SCC_ALG_TREE == a ? scc_sched_hier_gather(s, &t->nodes, me, root, nblocks) : -1;
     case SCC_COLL_SCATTER:
@@ -110,9 +108,6 @@ static int scc_generate(mca_coll_scc_module_t *m, int me, scc_coll_t c, scc_alg_
     case SCC_COLL_BARRIER:
         return scc_sched_nocmsg_barrier(s, &t->tiles, me, root, SCC_ALG_NOCMSG_FANIN == a);
     case SCC_COLL_ALLTOALL:
-        if (SCC_ALG_RING == a) {
-            return scc_sched_pairwise_alltoall(s, n, me, nblocks);
-        }
         return SCC_ALG_NOCMSG == a ? scc_sched_nocmsg_alltoall(s, &t->tiles, me) : -1;
     default:
         return -1;

@@ -367,7 +367,7 @@ int mca_coll_scc_barrier_sched(mca_coll_scc_module_t *m, scc_alg_t a)
 #define SCC_PAIR_TAG_SPAN (1u << 16)
 
 static int scc_pairs_run(mca_coll_scc_module_t *m, scc_alg_t a, scc_exec_pairs_t *b,
-                         size_t maxsize)
+                         size_t maxsize, int tag)
 {
     scc_xport_t *x = m->xp;
     const scc_plan_t *p = mca_coll_scc_plan(m, SCC_COLL_ALLTOALL, a, 0, 0);
@@ -401,6 +401,7 @@ static int scc_pairs_run(mca_coll_scc_module_t *m, scc_alg_t a, scc_exec_pairs_t
     if (NULL == b->stage) {
         return SCC_ERR_NO_MEM;
     }
+    x->pml_tag = tag;   /* pair lists cross nodes between leaders */
     scc_xport_begin(x);
     for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
         rc = mca_coll_scc_exec_pairs(m, p, b, (uint32_t) k * SCC_PAIR_TAG_SPAN, k, piece);
@@ -409,21 +410,123 @@ static int scc_pairs_run(mca_coll_scc_module_t *m, scc_alg_t a, scc_exec_pairs_t
     return rc;
 }
 
-/* Alltoall by pairwise exchange: parts of `bytes`, cut into blocks as a broadcast's. */
-static int scc_alltoall_pairwise(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
-                                 size_t bytes)
+/* Pieces of a pair of `size` bytes in the pairwise exchange: a broadcast's blocks, at most
+ * `most` of them (larger pieces past that: single copy within a node) -- a function of the
+ * size alone, which both ends of the pair know. */
+static size_t scc_pair_piece(const scc_xport_t *x, size_t size, uint32_t most)
 {
-    scc_exec_buf_t b;
-    const scc_plan_t *p = scc_parts_plan(m, SCC_COLL_ALLTOALL, SCC_ALG_RING, 0, bytes, sbuf,
-                                         rbuf, &b);
-    int rc;
+    size_t bs = scc_bcast_block(x, SCC_ALG_RING, size);
+    return (size + bs - 1) / bs > most ? (size + most - 1) / most : bs;
+}
 
-    if (NULL == p) {
-        return OMPI_ERR_NOT_AVAILABLE;
+/* Alltoall(v) by pairwise exchange, over any transport, across nodes too: in step i (1..n-1)
+ * rank r sends its part for r + i and receives the part of r - i (mod n), piece by piece, a
+ * send and a receive in turn (a rank that waits for a slot of its reader has taken every
+ * earlier piece of its own sender, so no cycle of waits forms).  Piece j of step i is tag
+ * (i - 1) P + j: every sender's tags rise and each receiver knows them from the size it is
+ * told.  No rank needs another's sizes, so the call agrees on nothing.  Across nodes the
+ * pieces for other nodes all leave first (the pml queues them: no step waits on another
+ * node's latency before its send) and the receives from other nodes are posted ahead. */
+typedef struct scc_v_args {
+    const char *sbuf;
+    const size_t *sbytes, *soff, *rbytes, *roff;
+    char *rbuf;
+    uint32_t P;
+} scc_v_args_t;
+
+/* Piece j of the pair this rank sends to (send) or receives from peer: where its bytes are;
+ * false past the pair's last piece. */
+static bool scc_v_piece(const scc_xport_t *x, const scc_v_args_t *v, bool send, int peer,
+                        size_t j, size_t *at, size_t *len)
+{
+    const size_t size = send ? v->sbytes[peer] : v->rbytes[peer];
+    const size_t pc = scc_pair_piece(x, size, v->P);
+    *at = j * pc;
+    if (*at >= size) {
+        return false;
     }
-    rc = scc_run_call(m, p, &b, SCC_COLL_TAG(ALLTOALL));
-    if (OMPI_SUCCESS == rc) {
-        memcpy(rbuf + (size_t) m->rank * bytes, sbuf + (size_t) m->rank * bytes, bytes);
+    *len = size - *at < pc ? size - *at : pc;
+    *at += send ? v->soff[peer] : v->roff[peer];
+    return true;
+}
+
+/* Posts receives from other nodes ahead, in the loop's order, from step *ai piece *aj on. */
+static void scc_v_ahead(scc_xport_t *x, const scc_v_args_t *v, int n, int me, int *ai,
+                        size_t *aj, int *slots, int head, int *nposted)
+{
+    while (*nposted < SCC_PML_AHEAD && *ai < n) {
+        const int from = (me - *ai + n) % n;
+        size_t at, len;
+        int slot;
+        if (!scc_xport_by_pml(x, from) || !scc_v_piece(x, v, false, from, *aj, &at, &len)) {
+            (*ai)++;
+            *aj = 0;
+            continue;
+        }
+        if ((slot = scc_pml_post(x, from, v->rbuf + at, len)) < 0) {
+            return;
+        }
+        slots[(head + *nposted) % SCC_PML_AHEAD] = slot;
+        (*nposted)++;
+        (*aj)++;
+    }
+}
+
+static int scc_pairwise(mca_coll_scc_module_t *m, int tag, const char *sbuf,
+                        const size_t *sbytes, const size_t *soff, char *rbuf,
+                        const size_t *rbytes, const size_t *roff)
+{
+    scc_xport_t *x = m->xp;
+    const int n = m->size, me = m->rank;
+    const scc_v_args_t v = { sbuf, sbytes, soff, rbytes, roff, rbuf, UINT32_MAX / (uint32_t) n };
+    int rc = OMPI_SUCCESS, slots[SCC_PML_AHEAD], head = 0, nposted = 0, ai = 1;
+    size_t aj = 0, at, len;
+
+    x->pml_tag = tag;
+    scc_xport_begin(x);
+    scc_v_ahead(x, &v, n, me, &ai, &aj, slots, head, &nposted);
+    for (int i = 1; i < n && OMPI_SUCCESS == rc; ++i) {
+        const int to = (me + i) % n;
+        for (size_t j = 0; scc_xport_by_pml(x, to) && OMPI_SUCCESS == rc
+                           && scc_v_piece(x, &v, true, to, j, &at, &len); ++j) {
+            rc = scc_xport_send(x, (uint32_t) (i - 1) * v.P + (uint32_t) j, sbuf + at, len, 1,
+                                true, &to);
+        }
+    }
+    for (int i = 1; i < n && OMPI_SUCCESS == rc; ++i) {
+        const int to = (me + i) % n, from = (me - i + n) % n;
+        bool out = !scc_xport_by_pml(x, to), in = true;
+        for (size_t j = 0; (out || in) && OMPI_SUCCESS == rc; ++j) {
+            const uint32_t tag = (uint32_t) (i - 1) * v.P + (uint32_t) j;
+            if (out && (out = scc_v_piece(x, &v, true, to, j, &at, &len))) {
+                rc = scc_xport_send(x, tag, sbuf + at, len, 1, true, &to);
+            }
+            if (OMPI_SUCCESS != rc || !in || !(in = scc_v_piece(x, &v, false, from, j, &at, &len))) {
+                continue;
+            }
+            if (!scc_xport_by_pml(x, from)) {
+                rc = scc_xport_recv(x, from, tag, rbuf + at, len);
+                continue;
+            }
+            /* the oldest receive posted ahead is this one */
+            scc_v_ahead(x, &v, n, me, &ai, &aj, slots, head, &nposted);
+            if (0 == nposted) {
+                rc = OMPI_ERR_OUT_OF_RESOURCE;
+                break;
+            }
+            rc = scc_pml_complete(x, slots[head], from, len, NULL, NULL, 0, NULL, NULL);
+            head = (head + 1) % SCC_PML_AHEAD;
+            nposted--;
+        }
+    }
+    while (nposted > 0) {
+        scc_pml_cancel(x, slots[head]);
+        head = (head + 1) % SCC_PML_AHEAD;
+        nposted--;
+    }
+    scc_xport_end(x);
+    if (OMPI_SUCCESS == rc && sbytes[me] > 0) {
+        memcpy(rbuf + roff[me], sbuf + soff[me], sbytes[me]);
     }
     return rc;
 }
@@ -436,15 +539,17 @@ int mca_coll_scc_alltoall_sched(mca_coll_scc_module_t *m, scc_alg_t a, const cha
     size_t *off;
     int rc;
 
-    if (SCC_ALG_RING == a) {
-        return scc_alltoall_pairwise(m, sbuf, rbuf, bytes);
-    }
-    off = mca_coll_scc_scratch(m, 2, (size_t) n * sizeof(size_t));
+    /* every pair's offset, then every pair's size */
+    off = mca_coll_scc_scratch(m, 2, 2 * (size_t) n * sizeof(size_t));
     if (NULL == off) {
         return SCC_ERR_NO_MEM;
     }
     for (int i = 0; i < n; ++i) {
         off[i] = (size_t) i * bytes;
+        off[n + i] = bytes;
+    }
+    if (SCC_ALG_RING == a) {
+        return scc_pairwise(m, SCC_COLL_TAG(ALLTOALL), sbuf, off + n, off, rbuf, off + n, off);
     }
     memset(&b, 0, sizeof(b));
     b.input = sbuf;
@@ -453,58 +558,9 @@ int mca_coll_scc_alltoall_sched(mca_coll_scc_module_t *m, scc_alg_t a, const cha
     b.out_off = off;
     b.bytes = bytes;
     b.n = n;
-    rc = scc_pairs_run(m, a, &b, bytes);
+    rc = scc_pairs_run(m, a, &b, bytes, SCC_COLL_TAG(ALLTOALL));
     if (OMPI_SUCCESS == rc) {
         memcpy(rbuf + (size_t) m->rank * bytes, sbuf + (size_t) m->rank * bytes, bytes);
-    }
-    return rc;
-}
-
-/* Pieces of a pair of `size` bytes in the pairwise alltoallv: a broadcast's blocks, at most
- * `most` of them (larger pieces past that: single copy within a node) -- a function of the
- * size alone, which both ends of the pair know. */
-static size_t scc_pair_piece(const scc_xport_t *x, size_t size, uint32_t most)
-{
-    size_t bs = scc_bcast_block(x, SCC_ALG_RING, size);
-    return (size + bs - 1) / bs > most ? (size + most - 1) / most : bs;
-}
-
-/* Alltoallv by pairwise exchange, over any transport, across nodes too: in step i (1..n-1)
- * rank r sends its part for r + i and receives the part of r - i (mod n), piece by piece, a
- * send and a receive in turn (a rank that waits for a slot of its reader has taken every
- * earlier piece of its own sender, so no cycle of waits forms).  Piece j of step i is tag
- * (i - 1) P + j: every sender's tags rise and each receiver knows them from the size it is
- * told.  No rank needs another's sizes, so the call agrees on nothing. */
-static int scc_alltoallv_pairwise(mca_coll_scc_module_t *m, const char *sbuf,
-                                  const size_t *sbytes, const size_t *soff, char *rbuf,
-                                  const size_t *rbytes, const size_t *roff)
-{
-    scc_xport_t *x = m->xp;
-    const int n = m->size, me = m->rank;
-    const uint32_t P = UINT32_MAX / (uint32_t) n;
-    int rc = OMPI_SUCCESS;
-
-    x->pml_tag = SCC_COLL_TAG(ALLTOALLV);
-    scc_xport_begin(x);
-    for (int i = 1; i < n && OMPI_SUCCESS == rc; ++i) {
-        const int to = (me + i) % n, from = (me - i + n) % n;
-        const size_t sp = scc_pair_piece(x, sbytes[to], P), rp = scc_pair_piece(x, rbytes[from], P);
-        const size_t ns = (sbytes[to] + sp - 1) / sp, nr = (rbytes[from] + rp - 1) / rp;
-        for (size_t j = 0; (j < ns || j < nr) && OMPI_SUCCESS == rc; ++j) {
-            const uint32_t tag = (uint32_t) (i - 1) * P + (uint32_t) j;
-            if (j < ns) {
-                size_t at = j * sp, len = sbytes[to] - at < sp ? sbytes[to] - at : sp;
-                rc = scc_xport_send(x, tag, sbuf + soff[to] + at, len, 1, true, &to);
-            }
-            if (OMPI_SUCCESS == rc && j < nr) {
-                size_t at = j * rp, len = rbytes[from] - at < rp ? rbytes[from] - at : rp;
-                rc = scc_xport_recv(x, from, tag, rbuf + roff[from] + at, len);
-            }
-        }
-    }
-    scc_xport_end(x);
-    if (OMPI_SUCCESS == rc && sbytes[me] > 0) {
-        memcpy(rbuf + roff[me], sbuf + soff[me], sbytes[me]);
     }
     return rc;
 }
@@ -519,7 +575,7 @@ int mca_coll_scc_alltoallv_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
     int rc;
 
     if (SCC_ALG_RING == a) {
-        return scc_alltoallv_pairwise(m, sbuf, sbytes, soff, rbuf, rbytes, roff);
+        return scc_pairwise(m, SCC_COLL_TAG(ALLTOALLV), sbuf, sbytes, soff, rbuf, rbytes, roff);
     }
 
     if (!scc_xport_shared_all(m->xp) || NULL == mca_coll_scc_plan(m, SCC_COLL_ALLTOALL, a, 0, 0)) {
@@ -555,7 +611,7 @@ int mca_coll_scc_alltoallv_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
     b.out_off = roff;
     b.sizes = sizes;
     b.n = n;
-    rc = scc_pairs_run(m, a, &b, (size_t) maxsize);
+    rc = scc_pairs_run(m, a, &b, (size_t) maxsize, SCC_COLL_TAG(ALLTOALLV));
     if (OMPI_SUCCESS == rc && sbytes[me] > 0) {
         memcpy(rbuf + roff[me], sbuf + soff[me], sbytes[me]);
     }

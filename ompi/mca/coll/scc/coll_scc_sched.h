@@ -296,7 +296,10 @@ int scc_sched_ring_allgather(scc_sched_t *s, int n, int rank, uint32_t nblocks_p
  * receives the part of r - i (mod n), block by block (k blocks per part: rank d's part is
  * blocks [d k, (d+1) k) of the input, rank s's arrives at [s k, (s+1) k) of work; tag =
  * round = (i - 1) k + j).  Each message has one reader; every pair is one message per
- * block, so it runs over any transport, across nodes too.  A rank's own part is not moved. */
+ * block, so it runs over any transport, across nodes too.  A rank's own part is not moved.
+ * The component runs this exchange without a plan (coll_scc_run.c, scc_pairwise: pieces by
+ * each pair's own size, so alltoallv too, and the pieces for other nodes sent first); this
+ * schedule is its model, replayed in the unit tests under the slots' window. */
 int scc_sched_pairwise_alltoall(scc_sched_t *s, int n, int rank, uint32_t k);
 
 /* Tree shape helpers shared by the executor's fast paths and the schedules, in

@@ -156,7 +156,8 @@ static size_t below(size_t min)
 
 /* Several nodes: the hierarchical schedules (each node a tile, its leader the one process
  * that talks to other nodes); what needs one shared memory for all goes to the fallback. */
-static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_params_t *p)
+static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_topo_t *topo,
+                        const scc_select_params_t *p)
 {
     switch (c) {
     case SCC_COLL_BCAST:
@@ -179,8 +180,11 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_pa
         add_range(e, p, SIZE_MAX, SCC_ALG_RING);
         break;
     case SCC_COLL_ALLTOALL:
-        /* small blocks: one message per pair of nodes; then the pairwise exchange */
-        add_range(e, p, below(p->nodes_alltoall_pairwise_min), SCC_ALG_LEADERS);
+        /* small blocks: one message per pair of nodes (nothing to gather with one process
+           per node); then the pairwise exchange */
+        if (topo->maxper > 1) {
+            add_range(e, p, below(p->nodes_alltoall_pairwise_min), SCC_ALG_LEADERS);
+        }
         add_range(e, p, SIZE_MAX, SCC_ALG_RING);
         break;
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
@@ -203,7 +207,7 @@ static void auto_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
                         const scc_select_params_t *p)
 {
     if (SCC_TOPO_NODES == topo->kind) {
-        node_ranges(e, c, p);
+        node_ranges(e, c, topo, p);
         return;
     }
     const int mesh = (SCC_TOPO_MESH == topo->kind);

@@ -87,6 +87,7 @@ typedef struct scc_select_topo {
     scc_topo_kind_t kind;
     int n;                      /* processes */
     int grid_ok;                /* the DOPL grid has no holes but at the end of its last row */
+    int maxper;                 /* nodes: processes on the fullest node */
 } scc_select_topo_t;
 
 typedef struct scc_select_entry {

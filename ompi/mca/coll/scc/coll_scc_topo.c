@@ -814,6 +814,7 @@ void mca_coll_scc_topo_table(const scc_topo_t *t, uint32_t unavailable, scc_sele
     st.kind = t->kind;
     st.n = t->mesh.n;
     st.grid_ok = t->mesh.grid_tail_only;
+    st.maxper = SCC_TOPO_NODES == t->kind ? t->nodes.maxper : 0;
     scc_select_build(table, &st, &p);
 }
 

@@ -62,8 +62,10 @@ int scc_sched_hier_barrier(scc_sched_t *s, const scc_hier_t *h, int rank);
 /* Allgather with leader aggregation: each leader gathers its node's parts, the leaders
  * exchange the nodes' parts (a message per run of consecutive ranks of a node) around a ring
  * (h->inter SCC_INTER_RING, N - 1 steps) or by Bruck's dissemination (SCC_INTER_DISSEM,
- * ceil(log2 N) rounds), and each leader forwards every part to its node as it arrives.  Rank
- * r's blocks are [r k, (r + 1) k), in place in work. */
+ * ceil(log2 N) rounds), and each leader forwards every part to its node as it arrives.  With
+ * parts of two blocks or more the first exchange, which carries the leader's own node, sends
+ * each part as soon as the leader has it, a message per part.  Rank r's blocks are
+ * [r k, (r + 1) k), in place in work. */
 int scc_sched_hier_allgather(scc_sched_t *s, const scc_hier_t *h, int rank,
                              uint32_t nblocks_per_rank);
 /* Gather and scatter with leader aggregation (coll_scc_sched_hier_parts.c): each process's

@@ -78,23 +78,43 @@ static uint32_t move_nodes(scc_sched_t *s, const scc_nodes_t *nd, uint32_t k, in
  * dissem (Bruck): in round t, d = 2^t, leader J sends the parts of nodes J .. J + c - 1 it
  * holds to J - d and receives those of J + d .. J + d + c - 1 from J + d, c = min(d, N - d)
  * (ceil(log2 N) rounds, the same bytes).  k blocks per rank; rank r's are [r k, (r+1) k). */
+/* Node `node`'s parts received from peer a message each, in rank order (its leader's first:
+ * the order they reach that leader), tags tag0, tag0 + 1, ... */
+static void recv_parts(scc_sched_t *s, const scc_nodes_t *nd, uint32_t k, int node, int peer,
+                       uint32_t tag0, uint32_t round)
+{
+    for (int i = nd->first[node]; i < nd->first[node + 1]; ++i) {
+        scc_sched_push(s, SCC_STEP_RECV, 0, peer, tag0++, round, (uint32_t) nd->members[i] * k, k,
+                       0);
+    }
+}
+
 static int allgather_leader(scc_sched_t *s, const scc_nodes_t *nd, scc_inter_t inter, int rank,
                             uint32_t k, int *lo, int *hi)
 {
     const int N = nd->nnodes, J = nd->node_of[rank];
     const int nloc = nd->first[J + 1] - nd->first[J] - 1;
-    int R = 1;
-    uint32_t fwd, tag = 0, round = 2;
+    /* parts of two blocks or more: the first exchange, which carries my node's parts, sends
+       each as soon as it is in (mine first), a message per part */
+    const int piped = k >= 2 && N > 1;
+    int R = piped ? nd->maxper : 1;
+    uint32_t fwd, tag = 0, round = 2, t = 0;
 
     for (int j = 0; j < N; ++j) {
         int nr = node_runs(nd, j, lo, hi);
         R = nr > R ? nr : R;
     }
     fwd = (uint32_t) (N > 1 ? N - 1 : 0) * (uint32_t) R;    /* tags after the leaders' */
+    if (piped) {
+        scc_sched_push(s, SCC_STEP_SEND, 0, -1, t++, round, (uint32_t) rank * k, k, 1);
+    }
     for (int i = nd->first[J]; i < nd->first[J + 1]; ++i) {
         int m = nd->members[i];
         for (uint32_t j = 0; m != rank && j < k; ++j) {
             scc_sched_push(s, SCC_STEP_RECV, 0, m, j, 0, (uint32_t) m * k + j, 1, 0);
+        }
+        if (piped && m != rank) {
+            scc_sched_push(s, SCC_STEP_SEND, 0, -1, t++, round, (uint32_t) m * k, k, 1);
         }
     }
     if (nloc > 0) {
@@ -105,8 +125,12 @@ static int allgather_leader(scc_sched_t *s, const scc_nodes_t *nd, scc_inter_t i
             const int c = d < N - d ? d : N - d;
             /* a send names no peer: its reader (J - d's leader) names it */
             const int from = scc_nodes_leader(nd, (J + d) % N, -1);
-            move_nodes(s, nd, k, J, c, -1, 0, tag, round, lo, hi);
-            move_nodes(s, nd, k, (J + d) % N, c, from, 0, tag, round, lo, hi);
+            if (piped && 1 == d) {
+                recv_parts(s, nd, k, (J + 1) % N, from, tag, round);
+            } else {
+                move_nodes(s, nd, k, J, c, -1, 0, tag, round, lo, hi);
+                move_nodes(s, nd, k, (J + d) % N, c, from, 0, tag, round, lo, hi);
+            }
             for (int o = 0; nloc > 0 && o < c; ++o) {
                 forward_node(s, nd, rank, k, (J + d + o) % N, 0, round + 1, nloc, &fwd, lo, hi);
             }
@@ -118,9 +142,13 @@ static int allgather_leader(scc_sched_t *s, const scc_nodes_t *nd, scc_inter_t i
     for (int step = 0; step < N - 1; ++step, ++round) {
         const int src = ((J - step - 1) % N + N) % N;
         const int prev = scc_nodes_leader(nd, (J - 1 + N) % N, -1);
-        move_nodes(s, nd, k, ((J - step) % N + N) % N, 1, -1, 0, (uint32_t) (step * R), round,
-                   lo, hi);
-        move_nodes(s, nd, k, src, 1, prev, 0, (uint32_t) (step * R), round, lo, hi);
+        if (piped && 0 == step) {
+            recv_parts(s, nd, k, src, prev, 0, round);
+        } else {
+            move_nodes(s, nd, k, ((J - step) % N + N) % N, 1, -1, 0, (uint32_t) (step * R),
+                       round, lo, hi);
+            move_nodes(s, nd, k, src, 1, prev, 0, (uint32_t) (step * R), round, lo, hi);
+        }
         if (nloc > 0) {
             forward_node(s, nd, rank, k, src, 0, round + 1, nloc, &fwd, lo, hi);
         }

@@ -472,7 +472,7 @@ static void scc_v_ahead(scc_xport_t *x, const scc_v_args_t *v, int n, int me, in
     }
 }
 
-static int scc_pairwise(mca_coll_scc_module_t *m, int tag, const char *sbuf,
+static int scc_pairwise(mca_coll_scc_module_t *m, int pml_tag, const char *sbuf,
                         const size_t *sbytes, const size_t *soff, char *rbuf,
                         const size_t *rbytes, const size_t *roff)
 {
@@ -482,7 +482,7 @@ static int scc_pairwise(mca_coll_scc_module_t *m, int tag, const char *sbuf,
     int rc = OMPI_SUCCESS, slots[SCC_PML_AHEAD], head = 0, nposted = 0, ai = 1;
     size_t aj = 0, at, len;
 
-    x->pml_tag = tag;
+    x->pml_tag = pml_tag;
     scc_xport_begin(x);
     scc_v_ahead(x, &v, n, me, &ai, &aj, slots, head, &nposted);
     for (int i = 1; i < n && OMPI_SUCCESS == rc; ++i) {

@@ -239,62 +239,8 @@ static int gather_leader(scc_sched_t *s, const scc_nodes_t *nd, int rank, int ro
     return 0;
 }
 
-/* Scatter, the gather's mirror: top down the same tree, a leader receives its subtree from
- * its parent, sends each child's subtree, largest first (d in round log2_up(N) - 1 - log2 d),
- * then its node's parts to their processes (a message per block, the last round).  The root
- * sends from its input.  Sends (or counts, into a schedule without room) the subtrees of
- * v's children larger than `above`; returns the messages. */
-static uint32_t scatter_children(scc_sched_t *s, const scc_nodes_t *nd, int R, int v, int above,
-                                 int flags, uint32_t k, int *lo, int *hi)
-{
-    const int N = nd->nnodes;
-    const uint32_t L = log2_up(N);
-    uint32_t sent = 0;
-
-    for (int d = N > 1 ? 1 << (L - 1) : 0; d > above; d >>= 1) {
-        const int u = v + d;
-        if (u < N && (0 == v || d < (v & -v))) {
-            sent += move_nodes(s, nd, k, (R + u) % N, d < N - u ? d : N - u, -1, flags, sent,
-                               L - 1 - log2_up(d), lo, hi);
-        }
-    }
-    return sent;
-}
-
-static int scatter_piped(scc_sched_t *s, const scc_nodes_t *nd, int rank, int root, uint32_t k,
-                         int *lo, int *hi);
-
 static int scatter_leader(scc_sched_t *s, const scc_nodes_t *nd, int rank, int root, uint32_t k,
-                          int *lo, int *hi)
-{
-    const int N = nd->nnodes, J = nd->node_of[rank], R = nd->node_of[root];
-    const int v = (J - R + N) % N, in = rank == root ? SCC_STEP_F_INPUT : 0;
-    const uint32_t L = log2_up(N);
-    uint32_t tag;
-
-    if (k >= 2) {
-        return scatter_piped(s, nd, rank, root, k, lo, hi);
-    }
-    if (v > 0) {
-        /* my subtree travels after the parent's larger children's: count those */
-        const int d = v & -v, p = v - d;
-        scc_sched_t none;
-        memset(&none, 0, sizeof(none));
-        tag = scatter_children(&none, nd, R, p, d, 0, k, lo, hi);
-        move_nodes(s, nd, k, J, d < N - v ? d : N - v, scc_nodes_leader(nd, (R + p) % N, root),
-                   0, tag, L - 1 - log2_up(d), lo, hi);
-    }
-    tag = scatter_children(s, nd, R, v, 0, in, k, lo, hi);
-    for (int i = nd->first[J]; i < nd->first[J + 1]; ++i) {
-        int m = nd->members[i];
-        for (uint32_t j = 0; m != rank && j < k; ++j) {
-            scc_sched_push(s, SCC_STEP_SEND, in | SCC_STEP_F_LOCAL, -1, tag++, L,
-                           (uint32_t) m * k + j, 1, 1);
-        }
-    }
-    s->nrounds = L + 1;
-    return 0;
-}
+                          int *lo, int *hi);
 
 enum { PARTS_ALLGATHER, PARTS_GATHER, PARTS_SCATTER };
 
@@ -322,34 +268,22 @@ static int parts_leader_fn(scc_sched_t *s, const void *ctx)
     return parts_leader(s, ctx);
 }
 
-/* Scatter of parts of two blocks or more, pipelined as the gather: the root sends each child
- * leader its subtree's parts a message per part, in the order subtree_order gives, largest
- * subtree first; a leader passes each part on as it arrives -- to its process (a message per
- * block) or to the child whose subtree holds it -- so the transfers between nodes and the
- * node's copies overlap.  A leader learns its parent's tags from the parent's schedule. */
-static int scatter_piped(scc_sched_t *s, const scc_nodes_t *nd, int rank, int root, uint32_t k,
-                         int *lo, int *hi)
+/* Scatter, the gather's mirror: top down the same tree, the children's subtrees largest
+ * first (child v + d in round log2_up(N) - 1 - log2 d), then the node's parts to their
+ * processes (a message per block, the last round).  Parts of one block travel a message per
+ * run of consecutive ranks of a child's subtree; larger parts a message each, in the order
+ * subtree_order gives, and a leader passes each on as it arrives -- to its process or to the
+ * child whose subtree holds it.  The root sends from its input; a leader learns its parent's
+ * tags from the parent's schedule. */
+static int scatter_leader(scc_sched_t *s, const scc_nodes_t *nd, int rank, int root, uint32_t k,
+                          int *lo, int *hi)
 {
     const int N = nd->nnodes, J = nd->node_of[rank], R = nd->node_of[root];
-    const int v = (J - R + N) % N, in = rank == root ? SCC_STEP_F_INPUT : 0;
+    const int v = (J - R + N) % N, in = rank == root ? SCC_STEP_F_INPUT : 0, piped = k >= 2;
     const uint32_t L = log2_up(N);
     uint32_t tag = 0;
 
-    if (0 == v) {
-        for (int d = N > 1 ? 1 << (L - 1) : 0; d >= 1; d >>= 1) {
-            for (int q = 0, c = d < N ? subtree_order(nd, R, root, d, lo) : 0; q < c; ++q) {
-                scc_sched_push(s, SCC_STEP_SEND, in, -1, tag++, L - 1 - log2_up(d),
-                               (uint32_t) lo[q] * k, k, 1);
-            }
-        }
-        for (int i = nd->first[J]; i < nd->first[J + 1]; ++i) {
-            int m = nd->members[i];
-            for (uint32_t j = 0; m != rank && j < k; ++j) {
-                scc_sched_push(s, SCC_STEP_SEND, in | SCC_STEP_F_LOCAL, -1, tag++, L,
-                               (uint32_t) m * k + j, 1, 1);
-            }
-        }
-    } else {
+    if (v > 0) {
         const int p = v - (v & -v), parent = scc_nodes_leader(nd, (R + p) % N, root);
         pctx_t pc = { nd, PARTS_SCATTER, SCC_INTER_BINOMIAL, parent, root, k, lo, hi };
         scc_sched_t t;
@@ -364,8 +298,9 @@ static int scatter_piped(scc_sched_t *s, const scc_nodes_t *nd, int rank, int ro
                 || vo >= v + (v & -v)) {
                 continue;   /* not for my subtree */
             }
-            scc_sched_push(s, SCC_STEP_RECV, 0, parent, st->tag, st->round, st->block, k, 0);
-            if (vo > v) {
+            scc_sched_push(s, SCC_STEP_RECV, 0, parent, st->tag, st->round, st->block,
+                           st->nblocks, 0);
+            if (piped && vo > v) {
                 /* on to the child whose subtree holds it: v + d, d the top bit of vo - v */
                 int d = 1;
                 while (2 * d <= vo - v) {
@@ -374,12 +309,35 @@ static int scatter_piped(scc_sched_t *s, const scc_nodes_t *nd, int rank, int ro
                 scc_sched_push(s, SCC_STEP_SEND, 0, -1, tag++, L - 1 - log2_up(d), st->block, k,
                                1);
             }
-            for (uint32_t j = 0; vo == v && owner != rank && j < k; ++j) {
+            for (uint32_t j = 0; piped && vo == v && owner != rank && j < k; ++j) {
                 scc_sched_push(s, SCC_STEP_SEND, SCC_STEP_F_LOCAL, -1, tag++, L, st->block + j,
                                1, 1);
             }
         }
         scc_sched_release(&t);
+    }
+    for (int d = N > 1 && (!piped || 0 == v) ? 1 << (L - 1) : 0; d >= 1; d >>= 1) {
+        /* my children's subtrees (the root's, or all of them when not pipelined) */
+        const int u = v + d;
+        if (u >= N || (v > 0 && d >= (v & -v))) {
+            continue;
+        }
+        if (!piped) {
+            tag += move_nodes(s, nd, k, (R + u) % N, d < N - u ? d : N - u, -1, in, tag,
+                              L - 1 - log2_up(d), lo, hi);
+        }
+        for (int q = 0, c = piped ? subtree_order(nd, R, root, u, lo) : 0; q < c; ++q) {
+            scc_sched_push(s, SCC_STEP_SEND, in, -1, tag++, L - 1 - log2_up(d),
+                           (uint32_t) lo[q] * k, k, 1);
+        }
+    }
+    for (int i = nd->first[J]; (!piped || 0 == v) && i < nd->first[J + 1]; ++i) {
+        /* my node's parts (pipelined, a leader below the root sent them as they came) */
+        int m = nd->members[i];
+        for (uint32_t j = 0; m != rank && j < k; ++j) {
+            scc_sched_push(s, SCC_STEP_SEND, in | SCC_STEP_F_LOCAL, -1, tag++, L,
+                           (uint32_t) m * k + j, 1, 1);
+        }
     }
     s->nrounds = L + 1;
     return 0;
@@ -542,13 +500,9 @@ int scc_sched_hier_alltoall(scc_sched_t *s, const scc_nodes_t *nd, int rank)
     if (rank != L) {
         /* everything of mine to the leader; everything for me from it, after the leader's
            N - 1 messages between nodes and those to the members before me */
-        int idx = 0;
-        while (nd->members[nd->first[J] + 1 + idx] != rank) {
-            idx++;
-        }
         pairs_step(s, nd, SCC_STEP_SEND, -1, 0, 0, -1, rank, -1, -1);
-        pairs_step(s, nd, SCC_STEP_RECV, L, (uint32_t) (N - 1 + idx), (uint32_t) N, -1, -1, -1,
-                   rank);
+        pairs_step(s, nd, SCC_STEP_RECV, L, (uint32_t) (N - 2 + nd->local_of[rank]),
+                   (uint32_t) N, -1, -1, -1, rank);
         return 0;
     }
     for (int i = nd->first[J] + 1; i < nd->first[J + 1]; ++i) {

@@ -350,20 +350,8 @@ int main(int argc, char **argv)
         default: bad_usage = 1; break;
         }
     }
-    /* -o DIR: this process's output, the component's verbose reports with it, goes to a file
-     * of its own (DIR/out.PID), whole lines, never cut into by another process's output as
-     * mpirun's forwarding may do when thousands of lines come at once */
-    if (NULL != outdir) {
-        char path[4096];
-        int fd;
-        snprintf(path, sizeof(path), "%s/out.%d", outdir, (int) getpid());
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
-        if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0) {
-            perror(path);
-            return 2;
-        }
-        close(fd);
-        setvbuf(stdout, NULL, _IOLBF, 0);
+    if (NULL != outdir && 0 != tb_output_to(outdir)) {
+        return 2;
     }
 #ifdef M_MMAP_THRESHOLD
     /* A fixed threshold: glibc would otherwise raise it to the size of the largest buffer

@@ -43,6 +43,8 @@ typedef struct mca_coll_scc_component_t {
     int dopl_chunks;                    /* DOPL: pipeline chunks per part */
     int cma_block;                      /* schedules: block bytes when moving single-copy */
     int rsag_min;                       /* direct allreduce: pipelined rounds from here */
+    int setup_calls;                    /* calls a communicator leaves to the fallback
+                                           before it is set up (coll_scc_module.c) */
 
     /* transports (coll_scc_xport.c) */
     int transport;                      /* scc_xport_kind_t, SCC_XPORT_NONE = auto */
@@ -94,6 +96,7 @@ typedef struct mca_coll_scc_module_t {
     SCC_FOREACH_COLL(SCC_PREV_FIELD)
 
     scc_state_t state;
+    uint64_t lazy_calls;                /* calls made before setup (served by the fallback) */
     bool disabled;                      /* coll_module_disable ran (it runs once per function) */
     int rank, size;
     unsigned cid;                       /* for the verbose reports */
@@ -140,10 +143,16 @@ int mca_coll_scc_register_params(void);
 /* Registers the int parameter coll_scc_<name> (READONLY, at OPAL_INFO_LVL level) with default dflt */
 void mca_coll_scc_reg_int(const char *name, const char *desc, int level, int *storage, int dflt);
 
-/* Sets the communicator up on its first collective; returns true when the
- * component serves it (false: every call goes to the fallback), the same on every
- * member: each step's failure on one member is agreed by all (coll_scc_agree.c). */
+/* Sets the communicator up; returns true when the component serves it (false: every call
+ * goes to the fallback), the same on every member: each step's failure on one member is
+ * agreed by all (coll_scc_agree.c). */
 bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm);
+
+/* A call on a communicator not set up yet: the first coll_scc_setup_calls calls go to the
+ * fallback (a communicator made, used a few times and freed costs what it costs without
+ * the component), the next one sets it up.  Every member makes the same collective calls
+ * in the same order, so every member counts alike and sets up at the same call. */
+bool mca_coll_scc_setup_lazy(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm);
 
 /* Releases what setup attached, while the communicator is still valid (from the module's
  * disable, once). */
@@ -157,7 +166,7 @@ static inline bool mca_coll_scc_ready(mca_coll_scc_module_t *m, struct ompi_comm
     if (SCC_STATE_DECLINED == m->state) {
         return false;
     }
-    return mca_coll_scc_setup(m, comm);
+    return mca_coll_scc_setup_lazy(m, comm);
 }
 
 /* The algorithm for a call: a forced one (MPI_T may change it at any time

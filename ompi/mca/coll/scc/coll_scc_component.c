@@ -95,6 +95,10 @@ static void scc_param_changed(const char *name, const char *given, const char *u
     }
 }
 
+/* coll_scc_setup_calls' default (README, Resident: what setup costs against what a call
+ * saves) */
+#define SCC_SETUP_CALLS_DEFAULT 32
+
 /* Bytes of payload the mpb transport wants per slot at least (coll_scc_xport_mpb.c). */
 #define SCC_MPB_MIN_SLOT 256
 
@@ -122,6 +126,7 @@ static void scc_check_params(void)
         [SCC_PARAM_CMA_REDUCE_MIN] = &cs->cma_reduce_min,
         [SCC_PARAM_NODES_BLOCK] = &cs->nodes_block,
         [SCC_PARAM_RSAG_MIN] = &cs->rsag_min,
+        [SCC_PARAM_SETUP_CALLS] = &cs->setup_calls,
     };
     char why[320], given[64], used[64];
     int fanout[8], n;
@@ -360,6 +365,12 @@ int mca_coll_scc_register_params(void)
         "many bytes a reduce-scatter and an allgather in pipelined rounds, each rank combining "
         "its 1/n of the vector; below, every rank combines all of it (0: never)",
         OPAL_INFO_LVL_6, &cs->rsag_min, 4096);
+    mca_coll_scc_reg_int("setup_calls",
+        "Collective calls a communicator leaves to the fallback before the component sets it "
+        "up (its topology, transport and plans): a communicator made, used fewer times and "
+        "freed costs what it costs without the component; 0 sets up at the first call "
+        "(0 to 2147483647)",
+        OPAL_INFO_LVL_5, &cs->setup_calls, SCC_SETUP_CALLS_DEFAULT);
     (void) mca_coll_scc_agree_register_params();
     (void) mca_coll_scc_trace_register_params();
     return mca_coll_scc_xport_register_params();

@@ -19,6 +19,7 @@
 static void scc_module_construct(mca_coll_scc_module_t *m)
 {
     m->state = SCC_STATE_LAZY;
+    m->lazy_calls = 0;
     m->disabled = false;
     m->rank = -1;
     m->size = 0;
@@ -61,8 +62,10 @@ static void scc_report_calls(mca_coll_scc_module_t *m)
             }
         }
     }
-    SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d calls:%s", m->cid, m->name,
-                m->rank, m->size, len ? line : " none");
+    SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d calls:%s%s", m->cid, m->name,
+                m->rank, m->size, len ? line : " none",
+                SCC_STATE_LAZY != m->state || 0 == m->lazy_calls ? ""
+                : " (not set up: fewer calls than coll_scc_setup_calls)");
     if (NULL != m->xp) {
         /* which way each message this rank received came: its own node's memory or the
            pml, from its node or another (tests check that nothing took the wrong way) */
@@ -291,6 +294,21 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
     mca_coll_scc_topo_report(m, m->xp->desc);   /* topology and table, verbose 1 */
     m->state = SCC_STATE_ACTIVE;
     return true;
+}
+
+bool mca_coll_scc_setup_lazy(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
+{
+    if (m->lazy_calls < (uint64_t) mca_coll_scc_component.setup_calls) {
+        m->lazy_calls++;
+        return false;
+    }
+    if (0 != m->lazy_calls) {
+        snprintf(m->name, sizeof(m->name), "%s", SCC_COMM_NAME(comm));
+        SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d: set up at call %llu "
+                    "(coll_scc_setup_calls %d)", m->cid, m->name, m->rank, m->size,
+                    (unsigned long long) m->lazy_calls + 1, mca_coll_scc_component.setup_calls);
+    }
+    return mca_coll_scc_setup(m, comm);
 }
 
 void mca_coll_scc_teardown(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)

@@ -48,6 +48,7 @@ const scc_param_rule_t scc_param_rules[SCC_PARAM_COUNT] = {
     [SCC_PARAM_NODES_BLOCK] = { "coll_scc_nodes_block", 65536, 1 << 30, 65536, 1, NULL },
     /* 0 never, else bytes */
     [SCC_PARAM_RSAG_MIN] = { "coll_scc_rsag_min", 1, INT_MAX, 0, 1, NULL },
+    [SCC_PARAM_SETUP_CALLS] = { "coll_scc_setup_calls", 0, INT_MAX, 0, 1, NULL },
 };
 
 long scc_param_fix(const scc_param_rule_t *r, long v, char *why, size_t len)

@@ -31,6 +31,7 @@ typedef enum {
     SCC_PARAM_CMA_REDUCE_MIN,
     SCC_PARAM_NODES_BLOCK,
     SCC_PARAM_RSAG_MIN,
+    SCC_PARAM_SETUP_CALLS,
     SCC_PARAM_COUNT
 } scc_param_id_t;
 

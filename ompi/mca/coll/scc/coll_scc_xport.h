@@ -627,10 +627,12 @@ int mca_coll_scc_segment_attach(struct mca_coll_scc_module_t *m, struct ompi_com
                                 size_t bytes, size_t my_off, size_t my_len, const char *what,
                                 void **base);
 /* The same with several nodes (nd): one segment per node, made by its lowest rank, of
- * bytes for that node's processes; the agreements still span every member. */
+ * bytes for that node's processes; the agreements still span every member.  A memfd
+ * reserves only the first my_hot bytes of my part (the rest when first touched); a file,
+ * whose directory may fill up, all my_len. */
 int mca_coll_scc_segment_attach_nodes(struct mca_coll_scc_module_t *m,
                                       struct ompi_communicator_t *comm, const scc_nodes_t *nd,
-                                      size_t bytes, size_t my_off, size_t my_len,
+                                      size_t bytes, size_t my_off, size_t my_len, size_t my_hot,
                                       const char *what, void **base);
 void mca_coll_scc_segment_detach(void *base, size_t bytes);
 /* All members agree on a flag (the minimum over the communicator, 0 on error). */

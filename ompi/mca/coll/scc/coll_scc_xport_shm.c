@@ -99,7 +99,7 @@ static int scc_segment_share(mca_coll_scc_module_t *m, struct ompi_communicator_
  * nd: several nodes, one segment per node; NULL: one segment for all. */
 static int scc_segment_try(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
                            const scc_nodes_t *nd, size_t bytes, size_t my_off, size_t my_len,
-                           const char *what, bool memfd, bool quiet, void **base)
+                           size_t my_hot, const char *what, bool memfd, bool quiet, void **base)
 {
     scc_segment_info_t info;
     int rank = ompi_comm_rank(comm), fd = -1, ok, rc;
@@ -142,9 +142,14 @@ static int scc_segment_try(mca_coll_scc_module_t *m, struct ompi_communicator_t 
     if (fd >= 0) {
         p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     }
-    /* reserve my own pages now: no room shows as an error here, not as SIGBUS later */
+    /* reserve my own pages now: no room shows as an error here, not as SIGBUS later.  A
+       memfd has no size limit (a page it cannot have is like anonymous memory's): there
+       only the hot part, so that pages no message ever touched cost no memory */
     ok = MAP_FAILED != p;
 #if defined(__linux__)
+    if (memfd) {
+        my_len = my_hot < my_len ? my_hot : my_len;
+    }
     if (ok && my_len > 0) {
         int err = posix_fallocate(fd, (off_t) my_off, (off_t) my_len);
         if (0 != err) {
@@ -184,25 +189,27 @@ int mca_coll_scc_segment_attach(mca_coll_scc_module_t *m, struct ompi_communicat
                                 size_t bytes, size_t my_off, size_t my_len, const char *what,
                                 void **base)
 {
-    return mca_coll_scc_segment_attach_nodes(m, comm, NULL, bytes, my_off, my_len, what, base);
+    return mca_coll_scc_segment_attach_nodes(m, comm, NULL, bytes, my_off, my_len, my_len, what,
+                                             base);
 }
 
 int mca_coll_scc_segment_attach_nodes(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
                                       const scc_nodes_t *nd, size_t bytes, size_t my_off,
-                                      size_t my_len, const char *what, void **base)
+                                      size_t my_len, size_t my_hot, const char *what, void **base)
 {
     int backing = mca_coll_scc_component.shm_backing;   /* 0 auto, 1 memfd, 2 file */
 
     if (2 != backing) {
-        int rc = scc_segment_try(m, comm, nd, bytes, my_off, my_len, what, true, 0 == backing,
-                                 base);
+        int rc = scc_segment_try(m, comm, nd, bytes, my_off, my_len, my_hot, what, true,
+                                 0 == backing, base);
         if (OMPI_SUCCESS == rc || 1 == backing) {
             return rc;
         }
         SCC_VERBOSE(1, "coll:scc: comm %u (%s): memfd segment unavailable, trying a file in %s",
                     SCC_COMM_CID(comm), SCC_COMM_NAME(comm), mca_coll_scc_component.shm_dir);
     }
-    return scc_segment_try(m, comm, nd, bytes, my_off, my_len, what, false, false, base);
+    return scc_segment_try(m, comm, nd, bytes, my_off, my_len, my_hot, what, false, false,
+                           base);
 }
 
 void mca_coll_scc_segment_detach(void *base, size_t bytes)
@@ -230,6 +237,7 @@ int mca_coll_scc_xport_shm_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     mca_coll_scc_component_t *cs = &mca_coll_scc_component;
     long page = sysconf(_SC_PAGESIZE);
     void *base = NULL;
+    size_t hot;
     int rc;
 
     x->kind = SCC_XPORT_SHM;
@@ -247,10 +255,13 @@ int mca_coll_scc_xport_shm_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     x->region_size = (x->region_size + page - 1) & ~(size_t) (page - 1);
 
     /* one segment per node: the regions of my node's processes, in rank order */
+    /* the control lines are hot at every call; the slots' pages only once a message uses
+       them (a communicator of small messages never does) */
+    hot = (x->slot_off + page - 1) & ~(size_t) (page - 1);
     rc = mca_coll_scc_segment_attach_nodes(m, comm,
                                            SCC_TOPO_NODES == m->topo.kind ? &m->topo.nodes : NULL,
                                            x->region_size * x->nlocal,
-                                           x->region_size * x->lrank, x->region_size,
+                                           x->region_size * x->lrank, x->region_size, hot,
                                            "shared-memory segment", &base);
     if (OMPI_SUCCESS != rc) {
         return rc;

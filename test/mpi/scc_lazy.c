@@ -1,0 +1,183 @@
+/* scc_lazy.c: communicators made by the thousand -- made, used a few times and freed, or kept
+ * alive by the hundred -- with right data, for lazy.sh to check from the verbose reports when
+ * the component set each up and how much shared memory the live ones hold.
+ *
+ *   scc_lazy SETUP_CALLS [LIVE_COMMS [MAX_KB_PER_RANK [OUTDIR]]]
+ * SETUP_CALLS: the coll_scc_setup_calls the job runs with (the calls a communicator leaves to
+ * the fallback); LIVE_COMMS communicators stay alive at once (default 200), and the shared
+ * memory they add (/proc/meminfo Shmem) must stay under MAX_KB_PER_RANK per process and
+ * communicator (default 32).  OUTDIR: each process writes its output there (tb_output_to). */
+#include "scc_test.h"
+
+#define CHURN_ITERS 100
+#define CHURN_USES 3
+#define STEADY_EXTRA 20
+
+static long shmem_kb(void)
+{
+    char line[256];
+    long kb = -1;
+    FILE *f = fopen("/proc/meminfo", "r");
+
+    if (NULL == f) {
+        return -1;
+    }
+    while (NULL != fgets(line, sizeof(line), f)) {
+        if (0 == strncmp(line, "Shmem:", 6)) {
+            kb = atol(line + 6);
+        }
+    }
+    fclose(f);
+    return kb;
+}
+
+/* One 8-byte allreduce on c, checked. */
+static void allreduce_check(MPI_Comm c, int salt)
+{
+    int rank, n;
+    int64_t mine, sum = 0, want = 0;
+
+    MPI_Comm_rank(c, &rank);
+    MPI_Comm_size(c, &n);
+    mine = tb_val(rank, 0, salt);
+    for (int r = 0; r < n; ++r) {
+        want += tb_val(r, 0, salt);
+    }
+    MPI_Allreduce(&mine, &sum, 1, MPI_INT64_T, MPI_SUM, c);
+    tb_case();
+    if (sum != want) {
+        tb_fail("allreduce salt %d: %lld, expected %lld", salt, (long long) sum,
+                (long long) want);
+    }
+}
+
+/* Call i of a mix of collectives on c: the count of calls decides when the component sets
+ * the communicator up, whichever collective they are. */
+static void mixed_call(MPI_Comm c, int i)
+{
+    int rank, n;
+    int32_t v[4], all[4 * 64];
+
+    MPI_Comm_rank(c, &rank);
+    MPI_Comm_size(c, &n);
+    switch (i % 4) {
+    case 0:
+        allreduce_check(c, i);
+        break;
+    case 1:
+        for (int k = 0; k < 4; ++k) {
+            v[k] = rank == i % n ? tb_val(i % n, (size_t) k, i) : -1;
+        }
+        MPI_Bcast(v, 4, MPI_INT32_T, i % n, c);
+        tb_case();
+        for (int k = 0; k < 4; ++k) {
+            if (v[k] != tb_val(i % n, (size_t) k, i)) {
+                tb_fail("bcast call %d element %d: %d", i, k, (int) v[k]);
+                break;
+            }
+        }
+        break;
+    case 2:
+        MPI_Barrier(c);
+        break;
+    default:
+        v[0] = tb_val(rank, 0, i);
+        MPI_Allgather(v, 1, MPI_INT32_T, all, 1, MPI_INT32_T, c);
+        tb_case();
+        for (int r = 0; r < n && r < 64; ++r) {
+            if (all[r] != tb_val(r, 0, i)) {
+                tb_fail("allgather call %d block %d: %d", i, r, (int) all[r]);
+                break;
+            }
+        }
+        break;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int setup_calls, live, max_kb, rank, n;
+    long before = -1, after = -1;
+    MPI_Comm *comms;
+
+    if (argc > 4 && 0 != tb_output_to(argv[4])) {
+        return 2;
+    }
+    MPI_Init(&argc, &argv);
+    tb_prog = "scc_lazy";
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    setup_calls = argc > 1 ? atoi(argv[1]) : 0;
+    live = argc > 2 ? atoi(argv[2]) : 200;
+    max_kb = argc > 3 ? atoi(argv[3]) : 32;
+
+    /* made, used CHURN_USES times, freed: dups and splits alike */
+    for (int i = 0; i < CHURN_ITERS; ++i) {
+        MPI_Comm c;
+        if (i % 2) {
+            MPI_Comm_dup(MPI_COMM_WORLD, &c);
+        } else {
+            MPI_Comm_split(MPI_COMM_WORLD, 0, n - rank, &c);
+        }
+        MPI_Comm_set_name(c, "lazy-churn");
+        for (int u = 0; u < CHURN_USES; ++u) {
+            allreduce_check(c, i * CHURN_USES + u);
+        }
+        MPI_Comm_free(&c);
+    }
+
+    /* one communicator used past the threshold, by several collectives in turn */
+    {
+        MPI_Comm c;
+        MPI_Comm_dup(MPI_COMM_WORLD, &c);
+        MPI_Comm_set_name(c, "lazy-steady");
+        for (int i = 0; i < setup_calls + STEADY_EXTRA; ++i) {
+            mixed_call(c, i);
+        }
+        MPI_Comm_free(&c);
+    }
+
+    /* many alive at once, each in its steady state: the shared memory they add */
+    comms = malloc(sizeof(MPI_Comm) * (size_t) (live > 0 ? live : 1));
+    if (NULL == comms) {
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (0 == rank) {
+        before = shmem_kb();
+    }
+    for (int k = 0; k < live; ++k) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &comms[k]);
+        MPI_Comm_set_name(comms[k], "lazy-live");
+        for (int u = 0; u < setup_calls + 2; ++u) {
+            allreduce_check(comms[k], k + u);
+        }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (0 == rank) {
+        after = shmem_kb();
+        tb_case();
+        printf("scc_lazy: live: %d communicators of %d processes add %ld kB of shared memory "
+               "(%.1f kB per process and communicator, at most %d)\n", live, n, after - before,
+               live > 0 ? (double) (after - before) / live / n : 0.0, max_kb);
+        if (before < 0 || after < 0) {
+            tb_fail("live: /proc/meminfo has no Shmem line");
+        } else if (after - before > (long) max_kb * live * n) {
+            tb_fail("live: %ld kB of shared memory added, more than %d kB per process and "
+                    "communicator", after - before, max_kb);
+        }
+    }
+    /* all still right, and each in its steady state */
+    for (int k = 0; k < live; ++k) {
+        allreduce_check(comms[k], -k);
+    }
+    for (int k = 0; k < live; ++k) {
+        MPI_Comm_free(&comms[k]);
+    }
+    free(comms);
+    {
+        int rc = tb_finish();
+        MPI_Finalize();
+        return rc;
+    }
+}

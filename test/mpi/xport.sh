@@ -147,4 +147,22 @@ for backing in memfd file; do
     grep -q "transport shm" "$log" && [ -z "$(ls -A "$shmdir")" ] && ! ls -d /dev/shm/coll-scc-[0-9]* > /dev/null 2>&1
     tap_check $? "killed ($backing): nothing of the segment remains after SIGKILL" "$log"
 done
+
+# Killed at the worst moment: the segment file made, nobody attached yet (coll_scc_fail_setup
+# killed).  Its name stays until a later job of this user making a file in that directory
+# removes it -- its creator is gone -- and leaves only its own, gone at its end.
+log="$SCC_LOGDIR/xport-killed-setup.log"
+colls="$SCC_BUILDDIR/test/mpi/scc_colls"
+scc_run "$log" 3 --mca coll_scc_shm_backing file --mca coll_scc_shm_dir "$shmdir" \
+    --mca coll_scc_fail_setup 0:killed -- "$colls"
+rc=$?
+left=$(ls "$shmdir")
+scc_run "$log.next" 3 --mca coll_scc_shm_backing file --mca coll_scc_shm_dir "$shmdir" -- "$colls"
+rc2=$?
+cat "$log.next" >> "$log"
+[ $rc -ne 0 ] && tr -s "\n" " " < "$log" | grep -aq "exited on signal 9" && [ -n "$left" ] &&
+    [ $rc2 -eq 0 ] && scc_no_failures "$log.next" && scc_selected "$log.next" 3 MPI_COMM_WORLD &&
+    grep -aq "coll:scc: removed $shmdir/$left, left by process" "$log.next" && [ -z "$(ls -A "$shmdir")" ]
+tap_check $? "killed with its segment file made: the next job removes '$left', serves, leaves nothing" "$log"
+rm -f "$log.next"
 tap_done

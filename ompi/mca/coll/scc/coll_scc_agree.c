@@ -20,7 +20,9 @@ int mca_coll_scc_agree_register_params(void)
         "Testing only: a comma-separated list of <communicator rank>:<step>; that rank of every "
         "communicator set up fails that step as if memory or a mapping were missing (steps: "
         "topo, children, xport, mpb, device, claim, segment, buffers, cma, pml and plans at "
-        "setup, plan when a call needs a new plan).  Every member must then decline alike",
+        "setup, plan when a call needs a new plan; killed: the rank that made a segment file "
+        "kills itself with SIGKILL before anyone attached).  Every member must then decline "
+        "alike",
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, MCA_BASE_VAR_FLAG_INTERNAL, OPAL_INFO_LVL_9,
         MCA_BASE_VAR_SCOPE_READONLY, &scc_fail_setup);
     return OMPI_SUCCESS;

@@ -45,6 +45,9 @@
  *                      ompi_rte_initialized | a valid job id (5.0 sets ompi_rte_initialized
  *                      only after the frameworks are open)
  *   hwloc topology     scc_ompi_topology(): opal_hwloc_topology in both, loaded on demand
+ *   file cleanup       scc_register_cleanup(path): the runtime removes the file when the process
+ *                      ends: opal_pmix.register_cleanup | PMIx_Job_control_nb with
+ *                      PMIX_REGISTER_CLEANUP
  *   host name          scc_proc_hostname(proc, buf, len): opal_get_proc_hostname() in both;
  *                      the runtime's string (proc_hostname) | a copy to free
  *   modex              scc_modex_send(component, data, size), scc_modex_recv(component, proc,
@@ -260,6 +263,23 @@ static inline bool scc_rte_ready(void)
     return ompi_rte_initialized;
 #else
     return OPAL_JOBID_INVALID != opal_process_info.my_name.jobid;
+#endif
+}
+
+/* Asks the runtime to remove the file at path when this process ends, however it ends (its
+ * daemon does it, after a SIGKILL too); false where the runtime cannot. */
+static inline bool scc_register_cleanup(char *path)
+{
+#if SCC_OMPI_4
+    return NULL != opal_pmix.register_cleanup
+           && OPAL_SUCCESS == opal_pmix.register_cleanup(path, false, false, false);
+#else
+    pmix_info_t info;
+    pmix_status_t rc;
+    PMIX_INFO_LOAD(&info, PMIX_REGISTER_CLEANUP, path, PMIX_STRING);
+    rc = PMIx_Job_control_nb(NULL, 0, &info, 1, NULL, NULL);
+    PMIX_INFO_DESTRUCT(&info);
+    return PMIX_SUCCESS == rc;
 #endif
 }
 

@@ -5,8 +5,11 @@
 #include "coll_scc_xport.h"
 #include "coll_scc_sched.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -24,6 +27,37 @@ typedef struct scc_segment_info {
     uint64_t bytes;
     char path[256];             /* file backing: the file, unlinked once all attached */
 } scc_segment_info_t;
+
+/* Removes the segment files that processes of this user killed before they could unlink them
+ * left in dir (their creator, named in the file's name, is gone): once per process, before
+ * its first file.  A live creator's file is never touched. */
+static void scc_segment_sweep(const char *dir)
+{
+    static int swept;
+    struct dirent *e;
+    DIR *d;
+
+    if (0 != __atomic_exchange_n(&swept, 1, __ATOMIC_RELAXED) || NULL == (d = opendir(dir))) {
+        return;
+    }
+    while (NULL != (e = readdir(d))) {
+        char path[PATH_MAX];
+        struct stat st;
+        unsigned a, b;
+        int pid;
+        if (3 != sscanf(e->d_name, "coll-scc-%d-%u-%u", &pid, &a, &b) || pid <= 0
+            || pid == (int) getpid() || 0 == kill((pid_t) pid, 0) || ESRCH != errno) {
+            continue;
+        }
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        if (0 == lstat(path, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid()
+            && 0 == unlink(path)) {
+            SCC_VERBOSE(1, "coll:scc: removed %s, left by process %d (killed before it "
+                        "could remove it)", path, pid);
+        }
+    }
+    closedir(d);
+}
 
 /* Creates the segment as a memfd or as a file. */
 static int scc_segment_create(scc_segment_info_t *info, size_t bytes, unsigned cid, bool memfd)
@@ -48,12 +82,19 @@ static int scc_segment_create(scc_segment_info_t *info, size_t bytes, unsigned c
             return -1;
         }
     } else {
+        scc_segment_sweep(cs->shm_dir);
         snprintf(info->path, sizeof(info->path), "%s/coll-scc-%d-%u-%u", cs->shm_dir,
                  (int) getpid(), cid, counter++);
         fd = open(info->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         if (fd < 0) {
             info->err = errno;
             return -1;
+        }
+        /* until every member attached the file has a name: if this process is killed
+           before it unlinks it, its daemon removes it */
+        if (scc_rte_ready() && !scc_register_cleanup(info->path)) {
+            SCC_VERBOSE(1, "coll:scc: the runtime cannot remove %s should this process be "
+                        "killed before it does", info->path);
         }
     }
     if (0 != ftruncate(fd, (off_t) bytes)) {
@@ -116,6 +157,9 @@ static int scc_segment_try(mca_coll_scc_module_t *m, struct ompi_communicator_t 
                                    '\0' != info.path[0] ? info.path : "memfd",
                                    strerror(info.err), SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
         }
+    }
+    if (creator == rank && fd >= 0 && '\0' != info.path[0] && mca_coll_scc_fault(m, "killed")) {
+        (void) raise(SIGKILL);   /* the worst moment: the file exists, nobody attached */
     }
     rc = scc_segment_share(m, comm, nd, &info);
     /* every member decides alike: one node without a segment fails them all */

@@ -24,6 +24,10 @@ run_case() {
 
 run_case shm-np2 2 "shm" -- "$prog"
 run_case shm-np4-threads 4 "shm" -- "$prog" -t -n 1000 -m 2000000
+# a budget of one byte of slot pages per process: every communicator whose slots a message
+# needs takes them back from the one used before it, between calls and between two threads
+run_case shm-np3-resident 3 "shm" --mca coll_scc_shm_resident 1 -- "$prog" -n 1000
+run_case shm-np4-threads-resident 4 "shm" --mca coll_scc_shm_resident 1 -- "$prog" -t -n 1000 -m 2000000
 run_case shm-nocma-np3 3 "shm, .* single copy off" --mca coll_scc_cma 0 -- "$prog" -n 1000
 run_case shm-file-np3 3 "shm" --mca coll_scc_shm_backing file --mca coll_scc_shm_dir "$shmdir" -- "$prog" -n 1000
 [ -z "$(ls -A "$shmdir")" ]

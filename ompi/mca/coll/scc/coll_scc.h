@@ -51,6 +51,7 @@ typedef struct mca_coll_scc_component_t {
     int shm_slot_size;
     int shm_nslots;
     int shm_backing;                    /* 0 auto, 1 memfd, 2 file */
+    int shm_resident;                   /* bytes of slot pages a process keeps (0: no bound) */
     char *shm_dir;
     char *mpb_device;
     int mpb_emulate;

@@ -127,6 +127,7 @@ static void scc_check_params(void)
         [SCC_PARAM_NODES_BLOCK] = &cs->nodes_block,
         [SCC_PARAM_RSAG_MIN] = &cs->rsag_min,
         [SCC_PARAM_SETUP_CALLS] = &cs->setup_calls,
+        [SCC_PARAM_SHM_RESIDENT] = &cs->shm_resident,
     };
     char why[320], given[64], used[64];
     int fanout[8], n;

@@ -75,6 +75,12 @@ static void scc_report_calls(mca_coll_scc_module_t *m)
                     m->rank, m->size, (unsigned long long) t[0][0],
                     (unsigned long long) t[0][1], (unsigned long long) t[1][1],
                     (unsigned long long) t[1][0]);
+        if (NULL != m->xp->pool) {
+            SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d: slot pages given back %llu "
+                        "times (coll_scc_shm_resident %zu bytes per process)", m->cid, m->name,
+                        m->rank, m->size, (unsigned long long) scc_pool_given_back(m->xp),
+                        scc_pool_budget());
+        }
     }
 }
 

@@ -49,6 +49,7 @@ const scc_param_rule_t scc_param_rules[SCC_PARAM_COUNT] = {
     /* 0 never, else bytes */
     [SCC_PARAM_RSAG_MIN] = { "coll_scc_rsag_min", 1, INT_MAX, 0, 1, NULL },
     [SCC_PARAM_SETUP_CALLS] = { "coll_scc_setup_calls", 0, INT_MAX, 0, 1, NULL },
+    [SCC_PARAM_SHM_RESIDENT] = { "coll_scc_shm_resident", 0, INT_MAX, 0, 1, NULL },
 };
 
 long scc_param_fix(const scc_param_rule_t *r, long v, char *why, size_t len)

@@ -32,6 +32,7 @@ typedef enum {
     SCC_PARAM_NODES_BLOCK,
     SCC_PARAM_RSAG_MIN,
     SCC_PARAM_SETUP_CALLS,
+    SCC_PARAM_SHM_RESIDENT,
     SCC_PARAM_COUNT
 } scc_param_id_t;
 

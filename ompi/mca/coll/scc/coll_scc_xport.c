@@ -95,7 +95,7 @@ int scc_xport_expose(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, 
     scc_msg_hdr_t *h = scc_claim_slot(x, slot);
 
     if (extra_len > 0) {
-        memcpy(scc_wr(x, scc_slot_data(x, x->rank, slot), extra_len), extra, extra_len);
+        memcpy(scc_slot_wr(x, slot, extra_len), extra, extra_len);
     }
     scc_publish(x, h, slot, tag, len, SCC_MSG_CMA, buf, nreaders);
     return OMPI_SUCCESS;
@@ -108,7 +108,7 @@ char *scc_xport_send_slot(scc_xport_t *x, uint32_t tag, size_t len)
     if (len <= SCC_INLINE_MAX) {
         return scc_wr(x, h->data, SCC_INLINE_MAX);
     }
-    return len <= x->slot_size ? scc_wr(x, scc_slot_data(x, x->rank, slot), len) : NULL;
+    return len <= x->slot_size ? scc_slot_wr(x, slot, len) : NULL;
 }
 
 void scc_xport_send_publish(scc_xport_t *x, uint32_t tag, size_t len, int nreaders)
@@ -144,7 +144,7 @@ int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, in
         kind = SCC_MSG_CMA;
     } else if (len <= x->slot_size) {
         SCC_TRACED(SCC_PH_COPY, len,
-                   memcpy(scc_wr(x, scc_slot_data(x, x->rank, slot), len), buf, len));
+                   memcpy(scc_slot_wr(x, slot, len), buf, len));
         kind = SCC_MSG_SLOT;
     } else {
         return OMPI_ERR_BAD_PARAM;
@@ -313,6 +313,9 @@ void scc_xport_end(scc_xport_t *x)
             scc_xport_wait_readers(x, slot);
             x->cma_pending &= ~(1ull << slot);
         }
+    }
+    if (NULL != x->pool) {
+        scc_pool_end(x);
     }
 }
 

@@ -33,6 +33,7 @@
 #include "coll_scc_param.h"
 #include "coll_scc_select.h"
 #include "coll_scc_trace.h"
+#include "coll_scc_xport_pool.h"
 #include "opal/runtime/opal_progress.h"
 
 BEGIN_C_DECLS
@@ -134,6 +135,9 @@ typedef struct scc_xport {
     struct scc_later { int peer, slot; uint64_t call; } *later; /* acks owed (release_later) */
     int nlater;
     int bar_radix, bar_rounds;      /* dissemination barrier: peers per round, rounds */
+    struct scc_pool_entry *pool;    /* my slots' pages under the process's budget, or NULL */
+    bool cold;                      /* they were given back (or never taken): warm them
+                                       before a message goes in (scc_slot_wr) */
     void *bounce;                   /* single-copy reductions read into this */
     size_t bounce_bytes;
     /* several nodes: remote[r] != 0 when r is on another node than this process (messages
@@ -196,6 +200,9 @@ static inline char *scc_slot_data(const scc_xport_t *x, int r, int slot)
 {
     return x->region[r] + x->slot_off + slot * x->slot_size;
 }
+
+/* Where to write len bytes of a message into my slot: its pages count again (the pool). */
+static inline char *scc_slot_wr(scc_xport_t *x, int slot, size_t len);
 
 /* Bytes of one reader's ack line(s): a count per slot, in whole lines of `line` bytes. */
 static inline size_t scc_ack_stride(int nslots, size_t line)
@@ -323,6 +330,14 @@ static inline void *scc_wr(const scc_xport_t *x, const volatile void *p, size_t 
         return mca_coll_scc_strict_wr(x, p, len);
     }
     return (void *) (uintptr_t) p;
+}
+
+static inline char *scc_slot_wr(scc_xport_t *x, int slot, size_t len)
+{
+    if (OPAL_UNLIKELY(x->cold)) {
+        scc_pool_warm(x);
+    }
+    return (char *) scc_wr(x, scc_slot_data(x, x->rank, slot), len);
 }
 
 /* Sets my flag *p (a line of my region only I write) to v and sends it on its way. */
@@ -505,6 +520,9 @@ static inline void scc_xport_begin(scc_xport_t *x)
     if (OPAL_UNLIKELY(0 == x->call)) {
         scc_xport_first_call(x);
     }
+    if (NULL != x->pool) {
+        scc_pool_begin(x);
+    }
     x->call++;
 }
 
@@ -629,11 +647,11 @@ int mca_coll_scc_segment_attach(struct mca_coll_scc_module_t *m, struct ompi_com
 /* The same with several nodes (nd): one segment per node, made by its lowest rank, of
  * bytes for that node's processes; the agreements still span every member.  A memfd
  * reserves only the first my_hot bytes of my part (the rest when first touched); a file,
- * whose directory may fill up, all my_len. */
+ * whose directory may fill up, all my_len.  memfd (may be NULL): which one it is. */
 int mca_coll_scc_segment_attach_nodes(struct mca_coll_scc_module_t *m,
                                       struct ompi_communicator_t *comm, const scc_nodes_t *nd,
                                       size_t bytes, size_t my_off, size_t my_len, size_t my_hot,
-                                      const char *what, void **base);
+                                      const char *what, void **base, bool *memfd);
 void mca_coll_scc_segment_detach(void *base, size_t bytes);
 /* All members agree on a flag (the minimum over the communicator, 0 on error). */
 int mca_coll_scc_agree(struct mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, int mine);

@@ -45,6 +45,12 @@ int mca_coll_scc_xport_register_params(void)
         "Message slots per rank in shared memory: how many messages a rank can have in "
         "flight (4 to 64, a multiple of 4)",
         OPAL_INFO_LVL_6, &cs->shm_nslots, 8);
+    mca_coll_scc_reg_int("shm_resident",
+        "Bytes of slot pages a process keeps over all its communicators on memfd segments: "
+        "past this, a communicator whose slots a message needs again takes the pages of the "
+        "least recently used one whose readers are done (0 to 2147483647; 0: no bound, each "
+        "communicator keeps its slots' pages once it used them)",
+        OPAL_INFO_LVL_6, &cs->shm_resident, 4 * 1024 * 1024);
     cs->shm_backing = 0;
     mca_base_var_enum_create("coll_scc_shm_backings", backing_values, &e);
     (void) mca_base_component_var_register(c, "shm_backing",

@@ -234,20 +234,27 @@ int mca_coll_scc_segment_attach(mca_coll_scc_module_t *m, struct ompi_communicat
                                 void **base)
 {
     return mca_coll_scc_segment_attach_nodes(m, comm, NULL, bytes, my_off, my_len, my_len, what,
-                                             base);
+                                             base, NULL);
 }
 
 int mca_coll_scc_segment_attach_nodes(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
                                       const scc_nodes_t *nd, size_t bytes, size_t my_off,
-                                      size_t my_len, size_t my_hot, const char *what, void **base)
+                                      size_t my_len, size_t my_hot, const char *what, void **base,
+                                      bool *memfd)
 {
     int backing = mca_coll_scc_component.shm_backing;   /* 0 auto, 1 memfd, 2 file */
 
+    if (NULL != memfd) {
+        *memfd = 2 != backing;
+    }
     if (2 != backing) {
         int rc = scc_segment_try(m, comm, nd, bytes, my_off, my_len, my_hot, what, true,
                                  0 == backing, base);
         if (OMPI_SUCCESS == rc || 1 == backing) {
             return rc;
+        }
+        if (NULL != memfd) {
+            *memfd = false;
         }
         SCC_VERBOSE(1, "coll:scc: comm %u (%s): memfd segment unavailable, trying a file in %s",
                     SCC_COMM_CID(comm), SCC_COMM_NAME(comm), mca_coll_scc_component.shm_dir);
@@ -269,6 +276,7 @@ void mca_coll_scc_segment_detach(void *base, size_t bytes)
  * nothing to allocate, so nothing can fail on one member before the segment's agreement. */
 static void scc_shm_detach(scc_xport_t *x)
 {
+    scc_pool_remove(x);
     if (NULL != x->backing) {
         mca_coll_scc_segment_detach(x->backing, x->region_size * (size_t) x->nlocal);
         x->backing = NULL;
@@ -281,6 +289,7 @@ int mca_coll_scc_xport_shm_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     mca_coll_scc_component_t *cs = &mca_coll_scc_component;
     long page = sysconf(_SC_PAGESIZE);
     void *base = NULL;
+    bool memfd = false;
     size_t hot;
     int rc;
 
@@ -306,7 +315,7 @@ int mca_coll_scc_xport_shm_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
                                            SCC_TOPO_NODES == m->topo.kind ? &m->topo.nodes : NULL,
                                            x->region_size * x->nlocal,
                                            x->region_size * x->lrank, x->region_size, hot,
-                                           "shared-memory segment", &base);
+                                           "shared-memory segment", &base, &memfd);
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
@@ -317,5 +326,11 @@ int mca_coll_scc_xport_shm_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     }
     x->backing = base;
     x->detach = scc_shm_detach;
+    /* a memfd's slot pages go back to the kernel where the process's budget wants them (a
+       file's stay: taken again they could find its directory full) */
+    if (memfd) {
+        char *mine = (char *) base + x->region_size * x->lrank;
+        scc_pool_add(x, mine + hot, x->region_size - hot);
+    }
     return OMPI_SUCCESS;
 }

@@ -50,6 +50,41 @@ tap_check $? "parameters out of their rules: each told once, the same values use
     && scc_served "$log" 4 MPI_COMM_WORLD "barrier:tree="
 tap_check $? "parameters out of their rules: DOPL and the 64-child tree barrier serve, all right" "$log"
 
+# Byte thresholds are size_t, and Open MPI reads -1 as 2^64 - 1: line_max and tree_max -1 made
+# every bcast, reduce and allreduce direct without a word.  Now a threshold above 2^62 gives way
+# to its default, told once per job like the others; so do a strict-emulation hook outside 0..2
+# (-1 broke a rule of the chip and aborted the job) and a nodes grid of too many tiles (sscanf
+# read 4294967298x1 as 2x1).  Under the strict emulation, so the hook would fire.
+log="$SCC_LOGDIR/colls-params-wrap.log"
+scc_run "$log" 4 --mca coll_scc_mpb_emulate strict --mca coll_scc_line_max -1 \
+    --mca coll_scc_tree_max -1 --mca coll_scc_mpb_strict_test -1 \
+    --mca coll_scc_nodes 4294967298x1 -- "$prog"
+rc=$?
+bad=0
+for p in "line_max = 18446744073709551615:line_max = 56" \
+         "tree_max = 18446744073709551615:tree_max = 8192" \
+         "mpb_strict_test = -1:mpb_strict_test = 0" "nodes = 4294967298x1:nodes = auto"; do
+    [ "$(grep -ac "^  coll_scc_${p%%:*}\$" "$log")" -eq 1 ] \
+        && [ "$(grep -ac "uses coll_scc_${p#*:} instead" "$log")" -eq 1 ] || bad=$((bad + 1))
+done
+[ $bad -eq 0 ] && [ "$(grep -ac "negative value (-1) read as a byte count" "$log")" -eq 2 ] \
+    && [ "$(grep -acE "\(MPI_COMM_WORLD\) +bcast +<=56 flat \| >56 tree\$" "$log")" -eq 1 ] \
+    && [ "$(grep -acE "\(MPI_COMM_WORLD\) +allreduce +<=8192 flat \| 8193\.\." "$log")" -eq 1 ]
+tap_check $? "thresholds -1, strict hook -1, grid 4294967298x1: each told once, defaults in use" "$log"
+[ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD \
+    && scc_served "$log" 4 MPI_COMM_WORLD "bcast:tree=.* bcast:flat=|bcast:flat=.* bcast:tree=" \
+    && [ "$(grep -ac "MPI_COMM_WORLD) size 4: transport mpb (emulated SCC, strict)" "$log")" -eq 4 ]
+tap_check $? "thresholds -1, strict hook -1: scc selected, flat and trees serve, right, no abort" "$log"
+
+# The configuration records compare the values in use (checked before the record is made):
+# -1 on two of four processes is their default, as on the others, and scc is still selected
+# (a real difference, such as 100, declines the communicator everywhere).
+log="$SCC_LOGDIR/colls-params-record.log"
+scc_run "$log" 2 -- "$prog" : -np 2 env OMPI_MCA_coll_scc_line_max=-1 "$prog"
+rc=$?
+[ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD
+tap_check $? "line_max -1 on two processes of four: the same record, scc selected, all right" "$log"
+
 # nocmsg_fanin lets processes leave a barrier early: forcing it says so, loudly and once.
 log="$SCC_LOGDIR/colls-fanin.log"
 scc_run "$log" 3 --mca coll_scc_barrier_algorithm nocmsg_fanin -- "$prog"

@@ -1,6 +1,7 @@
 /* test_param.c: the rules of the MCA parameters -- ranges, multiples, mpb slots that fit, tree
- * fan-outs -- on good, bad, negative and huge values. */
+ * fan-outs, byte thresholds, the nodes' grid -- on good, bad, negative and huge values. */
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -97,6 +98,80 @@ static void test_cases(void)
     CHECK(4096 == fix(SCC_PARAM_CMA_REDUCE_MIN, 4, why, sizeof(why)), "cma_reduce_min 4");
     CHECK(0 == fix(SCC_PARAM_BARRIER_RADIX, -1, why, sizeof(why)), "radix -1");
     CHECK(0 == fix(SCC_PARAM_SPIN, -1, why, sizeof(why)), "spin -1");
+
+    /* mpb_strict_test: any value but 0, 1 and 2 broke the second rule and aborted the job */
+    CHECK(0 == fix(SCC_PARAM_MPB_STRICT_TEST, 0, why, sizeof(why)) && '\0' == why[0], "strict 0");
+    CHECK(2 == fix(SCC_PARAM_MPB_STRICT_TEST, 2, why, sizeof(why)) && '\0' == why[0], "strict 2");
+    CHECK(0 == fix(SCC_PARAM_MPB_STRICT_TEST, -1, why, sizeof(why)), "strict -1");
+    CHECK(NULL != strstr(why, "least"), "strict -1: %s", why);
+    CHECK(2 == fix(SCC_PARAM_MPB_STRICT_TEST, 3, why, sizeof(why)), "strict 3");
+    CHECK(0 == fix(SCC_PARAM_MPB_STRICT_TEST, INT_MIN, why, sizeof(why)), "strict INT_MIN");
+    CHECK(2 == fix(SCC_PARAM_MPB_STRICT_TEST, INT_MAX, why, sizeof(why)), "strict INT_MAX");
+}
+
+/* Byte thresholds (size_t): Open MPI reads -1 as 2^64 - 1, which took an algorithm's whole
+ * range; no value above 2^62 is a byte count, each gives way to the default with a reason. */
+static void test_bytes(void)
+{
+    static const size_t good[] = { 0, 1, 56, 8192, 1048576, (size_t) 1 << 40,
+                                   SCC_PARAM_BYTES_MAX - 1, SCC_PARAM_BYTES_MAX };
+    static const size_t bad[] = { SCC_PARAM_BYTES_MAX + 1, SIZE_MAX / 2, SIZE_MAX / 2 + 1,
+                                  SIZE_MAX - 4095, SIZE_MAX - 1, SIZE_MAX };
+    char why[256];
+
+    CHECK((size_t) 1 << 62 == SCC_PARAM_BYTES_MAX || sizeof(size_t) < 8, "2^62 on 64 bits");
+    for (size_t k = 0; k < sizeof(good) / sizeof(good[0]); ++k) {
+        CHECK(good[k] == scc_param_bytes(good[k], 56, why, sizeof(why)) && '\0' == why[0],
+              "%zu kept: %s", good[k], why);
+    }
+    for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); ++k) {
+        CHECK(56 == scc_param_bytes(bad[k], 56, why, sizeof(why)) && '\0' != why[0],
+              "%zu refused", bad[k]);
+        CHECK(8192 == scc_param_bytes(bad[k], 8192, NULL, 0), "%zu: without a reason", bad[k]);
+    }
+    /* a negative value is named as given */
+    CHECK(56 == scc_param_bytes(SIZE_MAX, 56, why, sizeof(why))
+          && NULL != strstr(why, "negative value (-1)"), "-1: %s", why);
+    CHECK(56 == scc_param_bytes(SIZE_MAX - 4095, 56, why, sizeof(why))
+          && NULL != strstr(why, "(-4096)"), "-4096: %s", why);
+    CHECK(56 == scc_param_bytes(SIZE_MAX / 2 + 1, 56, why, sizeof(why))
+          && NULL != strstr(why, "negative"), "-2^63: %s", why);
+    /* huge but not negative: said so */
+    CHECK(56 == scc_param_bytes(SIZE_MAX / 2, 56, why, sizeof(why))
+          && NULL == strstr(why, "negative") && NULL != strstr(why, "more than"),
+          "2^63 - 1: %s", why);
+}
+
+/* coll_scc_nodes: COLUMNSxROWS of at most a mesh's positions, else the near-square grid. */
+static void test_grid(void)
+{
+    const long max = 1 << 20;
+    int C, R;
+    char why[256];
+
+    CHECK(0 == scc_param_grid("auto", max, &C, &R, why, sizeof(why)) && '\0' == why[0]
+          && 0 == C && 0 == R, "auto");
+    CHECK(0 == scc_param_grid("", max, &C, &R, why, sizeof(why)) && '\0' == why[0], "empty");
+    CHECK(0 == scc_param_grid(NULL, max, &C, &R, why, sizeof(why)) && '\0' == why[0], "NULL");
+    CHECK(1 == scc_param_grid("4x2", max, &C, &R, why, sizeof(why)) && 4 == C && 2 == R
+          && '\0' == why[0], "4x2");
+    CHECK(1 == scc_param_grid("3X1", max, &C, &R, why, sizeof(why)) && 3 == C && 1 == R, "3X1");
+    CHECK(1 == scc_param_grid("1x1048576", max, &C, &R, why, sizeof(why)) && 1048576 == R,
+          "a mesh's worth");
+    CHECK(1 == scc_param_grid("1024x1024", max, &C, &R, NULL, 0) && 1024 == C, "1024x1024");
+    /* too many tiles: sscanf made 2x1 of the first; the last asked for 16 GB of grid */
+    static const char *huge[] = { "4294967298x1", "1024x1025", "1048577x1", "65536x65536",
+                                  "99999999999999999999x2", "2x99999999999999999999", NULL };
+    for (int i = 0; NULL != huge[i]; ++i) {
+        CHECK(0 == scc_param_grid(huge[i], max, &C, &R, why, sizeof(why)) && 0 == C && 0 == R
+              && NULL != strstr(why, "tiles"), "\"%s\": %s", huge[i], why);
+    }
+    static const char *bad[] = { "0x4", "4x0", "-1x4", "4x-1", "+4x2", " 4x2", "4x2 ", "4x",
+                                 "x2", "4", "4x2x1", "4*2", "axb", "4x2foo", "scc", NULL };
+    for (int i = 0; NULL != bad[i]; ++i) {
+        CHECK(0 == scc_param_grid(bad[i], max, &C, &R, why, sizeof(why)) && 0 == C && 0 == R
+              && NULL != strstr(why, "COLUMNSxROWS"), "\"%s\": %s", bad[i], why);
+    }
 }
 
 /* mpb: as many slots (multiples of 4) as fit the core's buffer with 256 bytes each; the
@@ -153,5 +228,7 @@ int main(void)
     test_cases();
     test_mpb_fit();
     test_fanout();
+    test_bytes();
+    test_grid();
     return unit_finish("test_param");
 }

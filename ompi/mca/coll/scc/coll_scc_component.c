@@ -2,6 +2,7 @@
 #include "coll_scc.h"
 #include "coll_scc_trace.h"
 #include "coll_scc_agree.h"
+#include "coll_scc_mpb.h"
 #include "coll_scc_param.h"
 #include "coll_scc_record.h"
 #include "coll_scc_xport.h"
@@ -9,6 +10,7 @@
 #include <dlfcn.h>
 #include <libgen.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +104,68 @@ static void scc_param_changed(const char *name, const char *given, const char *u
 /* Bytes of payload the mpb transport wants per slot at least (coll_scc_xport_mpb.c). */
 #define SCC_MPB_MIN_SLOT 256
 
+/* The byte thresholds of the selection table: the component's field and its default's in
+ * scc_select_params_t (both of the parameter's name), and what the threshold decides. */
+typedef struct scc_bytes_param {
+    const char *name;
+    size_t at, dflt_at;
+    const char *desc;
+} scc_bytes_param_t;
+
+#define SCC_BYTES(f, desc) \
+    { #f, offsetof(mca_coll_scc_component_t, f), offsetof(scc_select_params_t, f), desc }
+
+static const scc_bytes_param_t scc_bytes_params[] = {
+    SCC_BYTES(line_max,
+        "Flat topologies of more than two processes: bcast and reduce of up to this many "
+        "bytes use the direct algorithms (the message travels in the flag's line), larger "
+        "ones the pipelined trees"),
+    SCC_BYTES(tree_max,
+        "Flat topologies of more than two processes: allreduce of up to this many bytes "
+        "uses the direct algorithm (every rank combines everyone's data), larger ones trees"),
+    SCC_BYTES(direct_min,
+        "Flat topologies of more than two processes: allreduce of this many bytes or more "
+        "uses the direct reduce-scatter + allgather (single copy); from coll_scc_tree_max "
+        "to here, trees"),
+    SCC_BYTES(dopl_min,
+        "Mesh and domain topologies: broadcasts of this many bytes or more use DOPL "
+        "(smaller ones NoC_Msg on a mesh, trees on domains)"),
+    SCC_BYTES(nodes_jia_min,
+        "Communicators across nodes: broadcasts of this many bytes or more run Jia's "
+        "multiple-message schedule between the nodes' leaders, smaller ones a binomial "
+        "tree (each leader forwards every block to its node as it arrives)"),
+    SCC_BYTES(nodes_tree_min,
+        "Communicators across nodes: allreduce below this many bytes reduces within each "
+        "node, runs a butterfly (recursive doubling) between the nodes' leaders and hands "
+        "the result back; from here it reduces and broadcasts by binomial trees between the "
+        "leaders"),
+    SCC_BYTES(nodes_ring_min,
+        "Communicators across nodes: allreduce of this many bytes or more reduces within "
+        "each node, runs a ring between the nodes' leaders and hands the result back; "
+        "smaller ones reduce and broadcast by binomial trees between the leaders"),
+    SCC_BYTES(nodes_allgather_ring_min,
+        "Communicators across nodes: allgather of this many bytes per process or more "
+        "passes the nodes' parts round a ring of the nodes' leaders; smaller ones exchange "
+        "them by Bruck's dissemination (ceil(log2 nodes) rounds instead of nodes - 1)"),
+    SCC_BYTES(nodes_alltoall_pairwise_min,
+        "Communicators across nodes: alltoall with blocks of this many bytes or more runs "
+        "the pairwise exchange (a message per pair of processes); smaller blocks go "
+        "through the nodes' leaders (each leader gathers its node's blocks and sends "
+        "another node's leader all of them for its node in one message)"),
+};
+
+#define SCC_BYTES_COUNT (sizeof(scc_bytes_params) / sizeof(scc_bytes_params[0]))
+
+static size_t *scc_bytes_at(mca_coll_scc_component_t *cs, size_t at)
+{
+    return (size_t *) ((char *) cs + at);
+}
+
+static size_t scc_bytes_dflt(const scc_select_params_t *d, size_t dflt_at)
+{
+    return *(const size_t *) ((const char *) d + dflt_at);
+}
+
 /* Applies the rules of coll_scc_param.c to the values Open MPI read when the parameters
  * were registered: from here on the component uses the values that come out, the same on
  * every process given the same values (they are also what the configuration records
@@ -128,9 +192,12 @@ static void scc_check_params(void)
         [SCC_PARAM_RSAG_MIN] = &cs->rsag_min,
         [SCC_PARAM_SETUP_CALLS] = &cs->setup_calls,
         [SCC_PARAM_SHM_RESIDENT] = &cs->shm_resident,
+        [SCC_PARAM_MPB_STRICT_TEST] = &mca_coll_scc_strict_test,
     };
-    char why[320], given[64], used[64];
-    int fanout[8], n;
+    char why[320], given[64], used[64], name[64];
+    int fanout[8], n, C, R;
+    const char *grid;
+    scc_select_params_t d;
 
     for (int i = 0; i < SCC_PARAM_COUNT; ++i) {
         long v = scc_param_fix(&scc_param_rules[i], *field[i], why, sizeof(why));
@@ -165,6 +232,28 @@ static void scc_check_params(void)
             snprintf(used + l, sizeof(used) - l, "%s%d", i ? "," : "", fanout[i]);
         }
         scc_param_changed("coll_scc_tree_fanout", cs->tree_fanout, n ? used : "auto", why);
+    }
+    /* likewise the nodes' grid (mca_coll_scc_topo_nodes): before, 4294967298x1 was read as
+       2x1 and 65536x65536 asked for a grid array of 16 GB */
+    grid = mca_coll_scc_topo_nodes_grid();
+    (void) scc_param_grid(grid, SCC_MESH_MAX_POSITIONS, &C, &R, why, sizeof(why));
+    if ('\0' != why[0]) {
+        scc_param_changed("coll_scc_nodes", grid, "auto", why);
+    }
+    /* Open MPI reads a negative byte threshold as a huge one, which took an algorithm's
+       whole range without a word */
+    scc_select_params_default(&d);
+    for (size_t i = 0; i < SCC_BYTES_COUNT; ++i) {
+        const scc_bytes_param_t *b = &scc_bytes_params[i];
+        size_t *v = scc_bytes_at(cs, b->at);
+        size_t u = scc_param_bytes(*v, scc_bytes_dflt(&d, b->dflt_at), why, sizeof(why));
+        if ('\0' != why[0]) {
+            snprintf(name, sizeof(name), "coll_scc_%s", b->name);
+            snprintf(given, sizeof(given), "%zu", *v);
+            snprintf(used, sizeof(used), "%zu", u);
+            scc_param_changed(name, given, used, why);
+            *v = u;
+        }
     }
     /* a count that wrapped to 0 would start again from the base (scc_xport_begin) */
     if (mca_coll_scc_call_base > UINT64_MAX / 2) {
@@ -232,11 +321,16 @@ void mca_coll_scc_reg_int(const char *name, const char *desc, int level, int *st
                                            MCA_BASE_VAR_SCOPE_READONLY, storage);
 }
 
-/* A byte threshold of the selection table, READONLY at level 5. */
-static void scc_reg_bytes(const char *name, const char *desc, size_t *storage, size_t dflt)
+/* A byte threshold of the selection table, READONLY at level 5, set to its default. */
+static void scc_reg_bytes(const scc_bytes_param_t *b, const scc_select_params_t *d)
 {
-    *storage = dflt;
-    (void) mca_base_component_var_register(&mca_coll_scc_component.super.collm_version, name,
+    size_t *storage = scc_bytes_at(&mca_coll_scc_component, b->at);
+    char desc[768];
+
+    snprintf(desc, sizeof(desc), "%s; 0 to %zu bytes (a larger value, which is what a negative "
+             "one becomes, gives way to the default)", b->desc, (size_t) SCC_PARAM_BYTES_MAX);
+    *storage = scc_bytes_dflt(d, b->dflt_at);
+    (void) mca_base_component_var_register(&mca_coll_scc_component.super.collm_version, b->name,
                                            desc, MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0,
                                            OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
                                            storage);
@@ -246,11 +340,12 @@ int mca_coll_scc_register_params(void)
 {
     mca_base_component_t *c = &mca_coll_scc_component.super.collm_version;
     mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+    scc_select_params_t d;
 
     cs->priority = 40;
     (void) mca_base_component_var_register(c, "priority",
         "Priority of the scc coll component (tuned's default is 30, so 40 selects scc "
-        "on communicators it accepts)",
+        "on communicators it accepts; a negative priority declines every communicator)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6,
         MCA_BASE_VAR_SCOPE_READONLY, &cs->priority);
 
@@ -286,54 +381,9 @@ int mca_coll_scc_register_params(void)
         OPAL_INFO_LVL_6, &cs->barrier_radix, 0);
 
     /* thresholds of the selection table (defaults: scc_select_params_default) */
-    {
-        scc_select_params_t d;
-        scc_select_params_default(&d);
-        scc_reg_bytes("line_max",
-            "Flat topologies of more than two processes: bcast and reduce of up to this many "
-            "bytes use the direct algorithms (the message travels in the flag's line), larger "
-            "ones the pipelined trees",
-            &cs->line_max, d.line_max);
-        scc_reg_bytes("tree_max",
-            "Flat topologies of more than two processes: allreduce of up to this many bytes "
-            "uses the direct algorithm (every rank combines everyone's data), larger ones trees",
-            &cs->tree_max, d.tree_max);
-        scc_reg_bytes("direct_min",
-            "Flat topologies of more than two processes: allreduce of this many bytes or more "
-            "uses the direct reduce-scatter + allgather (single copy); from coll_scc_tree_max "
-            "to here, trees",
-            &cs->direct_min, d.direct_min);
-        scc_reg_bytes("dopl_min",
-            "Mesh and domain topologies: broadcasts of this many bytes or more use DOPL "
-            "(smaller ones NoC_Msg on a mesh, trees on domains)",
-            &cs->dopl_min, d.dopl_min);
-        scc_reg_bytes("nodes_jia_min",
-            "Communicators across nodes: broadcasts of this many bytes or more run Jia's "
-            "multiple-message schedule between the nodes' leaders, smaller ones a binomial "
-            "tree (each leader forwards every block to its node as it arrives)",
-            &cs->nodes_jia_min, d.nodes_jia_min);
-        scc_reg_bytes("nodes_tree_min",
-            "Communicators across nodes: allreduce below this many bytes reduces within each "
-            "node, runs a butterfly (recursive doubling) between the nodes' leaders and hands "
-            "the result back; from here it reduces and broadcasts by binomial trees between the "
-            "leaders",
-            &cs->nodes_tree_min, d.nodes_tree_min);
-        scc_reg_bytes("nodes_ring_min",
-            "Communicators across nodes: allreduce of this many bytes or more reduces within "
-            "each node, runs a ring between the nodes' leaders and hands the result back; "
-            "smaller ones reduce and broadcast by binomial trees between the leaders",
-            &cs->nodes_ring_min, d.nodes_ring_min);
-        scc_reg_bytes("nodes_allgather_ring_min",
-            "Communicators across nodes: allgather of this many bytes per process or more "
-            "passes the nodes' parts round a ring of the nodes' leaders; smaller ones exchange "
-            "them by Bruck's dissemination (ceil(log2 nodes) rounds instead of nodes - 1)",
-            &cs->nodes_allgather_ring_min, d.nodes_allgather_ring_min);
-        scc_reg_bytes("nodes_alltoall_pairwise_min",
-            "Communicators across nodes: alltoall with blocks of this many bytes or more runs "
-            "the pairwise exchange (a message per pair of processes); smaller blocks go "
-            "through the nodes' leaders (each leader gathers its node's blocks and sends "
-            "another node's leader all of them for its node in one message)",
-            &cs->nodes_alltoall_pairwise_min, d.nodes_alltoall_pairwise_min);
+    scc_select_params_default(&d);
+    for (size_t i = 0; i < SCC_BYTES_COUNT; ++i) {
+        scc_reg_bytes(&scc_bytes_params[i], &d);
     }
     if (OMPI_SUCCESS != mca_coll_scc_topo_register_params()
         || OMPI_SUCCESS != mca_coll_scc_topo_nodes_register_params()) {

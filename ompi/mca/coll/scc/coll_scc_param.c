@@ -50,6 +50,9 @@ const scc_param_rule_t scc_param_rules[SCC_PARAM_COUNT] = {
     [SCC_PARAM_RSAG_MIN] = { "coll_scc_rsag_min", 1, INT_MAX, 0, 1, NULL },
     [SCC_PARAM_SETUP_CALLS] = { "coll_scc_setup_calls", 0, INT_MAX, 0, 1, NULL },
     [SCC_PARAM_SHM_RESIDENT] = { "coll_scc_shm_resident", 0, INT_MAX, 0, 1, NULL },
+    /* 1 and 2 each break one rule of the chip; any other value but 0 broke the second and
+       aborted the job */
+    [SCC_PARAM_MPB_STRICT_TEST] = { "coll_scc_mpb_strict_test", 0, 2, 0, 1, NULL },
 };
 
 long scc_param_fix(const scc_param_rule_t *r, long v, char *why, size_t len)
@@ -77,6 +80,75 @@ long scc_param_fix(const scc_param_rule_t *r, long v, char *why, size_t len)
         snprintf(why, len, "not a multiple of %ld (%s)", r->multiple, r->why);
     }
     return fixed;
+}
+
+size_t scc_param_bytes(size_t v, size_t dflt, char *why, size_t len)
+{
+    if (len > 0) {
+        why[0] = '\0';
+    }
+    if (v <= SCC_PARAM_BYTES_MAX) {
+        return v;
+    }
+    if (v > SIZE_MAX / 2) {
+        /* the negative value read as this one, without relying on a conversion */
+        long long neg = -(long long) (SIZE_MAX - v) - 1;
+        snprintf(why, len, "a negative value (%lld) read as a byte count; no message has more "
+                 "than %zu bytes", neg, (size_t) SCC_PARAM_BYTES_MAX);
+    } else {
+        snprintf(why, len, "more than %zu bytes, which no message has",
+                 (size_t) SCC_PARAM_BYTES_MAX);
+    }
+    return dflt;
+}
+
+/* One dimension of a grid: decimal digits only (no sign, no blank), LONG_MAX when too large
+ * for a long; *end is p when there is none. */
+static long scc_grid_dim(const char *p, char **end)
+{
+    long v;
+
+    if (*p < '0' || *p > '9') {
+        *end = (char *) p;
+        return 0;
+    }
+    errno = 0;
+    v = strtol(p, end, 10);
+    return ERANGE == errno ? LONG_MAX : v;
+}
+
+int scc_param_grid(const char *spec, long maxtiles, int *C, int *R, char *why, size_t len)
+{
+    char *end;
+    long c, r = 0;
+
+    *C = *R = 0;
+    if (len > 0) {
+        why[0] = '\0';
+    }
+    if (NULL == spec || '\0' == spec[0] || 0 == strcmp(spec, "auto")) {
+        return 0;
+    }
+    c = scc_grid_dim(spec, &end);
+    if (end != spec && ('x' == *end || 'X' == *end)) {
+        const char *p = end + 1;
+        r = scc_grid_dim(p, &end);
+        if (end == p || '\0' != *end) {
+            r = 0;
+        }
+    }
+    if (c < 1 || r < 1) {
+        snprintf(why, len, "not COLUMNSxROWS (whole numbers from 1, e.g. 4x2) nor auto");
+        return 0;
+    }
+    /* the nodes become the tiles of a mesh, which holds no more */
+    if (c > maxtiles || r > maxtiles / c) {
+        snprintf(why, len, "more than %ld tiles, the most a mesh holds", maxtiles);
+        return 0;
+    }
+    *C = (int) c;
+    *R = (int) r;
+    return 1;
 }
 
 int scc_param_mpb_nslots(long core_size, int nslots, size_t ctrl_base, size_t ctrl_per_slot,

@@ -1,5 +1,5 @@
 /* coll_scc_param.h: the rules of the component's numeric MCA parameters (ranges, multiples,
- * tree fan-outs) as pure functions of the value given.
+ * tree fan-outs, byte thresholds, the nodes' grid) as pure functions of the value given.
  *
  * No Open MPI include: the unit tests check these alone.  Every process applies the same
  * rule to the same value, so the values in use are the same on every process wherever the
@@ -33,6 +33,7 @@ typedef enum {
     SCC_PARAM_RSAG_MIN,
     SCC_PARAM_SETUP_CALLS,
     SCC_PARAM_SHM_RESIDENT,
+    SCC_PARAM_MPB_STRICT_TEST,
     SCC_PARAM_COUNT
 } scc_param_id_t;
 
@@ -49,6 +50,20 @@ extern const scc_param_rule_t scc_param_rules[SCC_PARAM_COUNT];
 /* The value rule r makes of v: v itself when r accepts it, else the nearest value it
  * accepts, and then what was wrong in why (len bytes; "" when v is kept). */
 long scc_param_fix(const scc_param_rule_t *r, long v, char *why, size_t len);
+
+/* The byte thresholds of the selection table are size_t: Open MPI reads -1 as 2^64 - 1.
+ * No message reaches a quarter of the address space (2^62 bytes on 64 bits): a value above
+ * it, which is what a negative one becomes, is refused. */
+#define SCC_PARAM_BYTES_MAX (SIZE_MAX / 4 + 1)
+
+/* The byte threshold a size_t parameter given v uses: v up to SCC_PARAM_BYTES_MAX, else
+ * dflt, and then what was wrong in why (len bytes; "" when v is kept). */
+size_t scc_param_bytes(size_t v, size_t dflt, char *why, size_t len);
+
+/* The grid of coll_scc_nodes, "COLUMNSxROWS" (decimal, each 1 or more, at most maxtiles
+ * tiles in all): returns 1 and sets *C and *R; else 0 and *C = *R = 0, the near-square grid,
+ * which is what "auto" and "" ask for -- anything else is named in why (len bytes). */
+int scc_param_grid(const char *spec, long maxtiles, int *C, int *R, char *why, size_t len);
 
 /* SCC message-passing buffers: the largest multiple of 4 slots, at most nslots, that fit
  * core_size bytes with ctrl_base bytes of control before them, ctrl_per_slot per slot and

@@ -112,6 +112,8 @@ int mca_coll_scc_topo_describe(const scc_topo_t *t, char *buf, size_t len);
 int mca_coll_scc_topo_nodes(struct ompi_communicator_t *comm, scc_topo_t *t, bool *multi);
 int mca_coll_scc_topo_nodes_describe(const scc_topo_t *t, char *buf, size_t len);
 int mca_coll_scc_topo_nodes_register_params(void);
+/* coll_scc_nodes as given (scc_param_grid reads it) */
+const char *mca_coll_scc_topo_nodes_grid(void);
 void mca_coll_scc_topo_nodes_close(void);
 
 #ifdef __cplusplus

@@ -15,6 +15,7 @@
 #include "opal/mca/base/mca_base_var.h"
 
 #include "coll_scc_nodes.h"
+#include "coll_scc_param.h"
 #include "coll_scc_topo.h"
 
 static char *p_nodes;           /* coll_scc_nodes: "auto" or CxR */
@@ -26,11 +27,16 @@ int mca_coll_scc_topo_nodes_register_params(void)
         "nodes",
         "Communicators across nodes: each node is a tile of a mesh, its processes its cores, "
         "and the nodes sit on a grid of COLUMNSxROWS tiles (e.g. 4x2; nodes in the order of "
-        "their lowest rank, row by row), or auto (near-square).  A grid too small for the "
-        "nodes falls back to auto with a message",
+        "their lowest rank, row by row; at most 1048576 tiles), or auto (near-square).  A "
+        "grid too small for the nodes, or not of that form, falls back to auto with a message",
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
         &p_nodes);
     return OMPI_SUCCESS;
+}
+
+const char *mca_coll_scc_topo_nodes_grid(void)
+{
+    return p_nodes;
 }
 
 /* ------------------------------------------------------------ host names, read once */
@@ -102,17 +108,6 @@ void mca_coll_scc_topo_nodes_close(void)
 
 /* ------------------------------------------------------------ the communicator's nodes */
 
-static bool parse_grid(const char *s, int *C, int *R)
-{
-    char x;
-    if (NULL == s || '\0' == s[0] || 0 == strcmp(s, "auto")) {
-        *C = *R = 0;
-        return true;
-    }
-    return 3 == sscanf(s, "%d%c%d", C, &x, R) && ('x' == x || 'X' == x) && *C > 0 && *R > 0
-           && *C <= 65536 && *R <= 65536;
-}
-
 int mca_coll_scc_topo_nodes(struct ompi_communicator_t *comm, scc_topo_t *t, bool *multi)
 {
     const int n = ompi_comm_size(comm), me = ompi_comm_rank(comm);
@@ -160,13 +155,8 @@ int mca_coll_scc_topo_nodes(struct ompi_communicator_t *comm, scc_topo_t *t, boo
             goto out;
         }
     }
-    if (!parse_grid(p_nodes, &C, &R)) {
-        static int told;
-        if (0 == __atomic_exchange_n(&told, 1, __ATOMIC_RELAXED)) {
-            mca_coll_scc_show_help("nodes-grid", p_nodes, "not COLUMNSxROWS or auto");
-        }
-        C = R = 0;
-    }
+    /* a grid it refuses is auto: said when the component opened */
+    (void) scc_param_grid(p_nodes, SCC_MESH_MAX_POSITIONS, &C, &R, NULL, 0);
     rc = scc_nodes_build(&t->nodes, n, key, C, R);
     if (-1 == rc && 0 != C) {
         static int told;

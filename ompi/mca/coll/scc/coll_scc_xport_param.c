@@ -89,7 +89,7 @@ int mca_coll_scc_xport_register_params(void)
     (void) mca_base_component_var_register(c, "mpb_strict_test",
         "Testing: under coll_scc_mpb_emulate strict, rank 1 breaks a rule at each "
         "communicator's first call (1: writes a line of rank 0, 2: adds atomically to a line "
-        "of its own), which must abort the job",
+        "of its own), which must abort the job; 0 (the default) breaks none (0 to 2)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
         &mca_coll_scc_strict_test);
     mca_coll_scc_reg_int("mpb_core_size",

@@ -69,6 +69,34 @@ for np in $(scc_matrix "2 4" "4"); do
     done
 done
 
+# live ones moving large blocks (every process writes its slots): the slot pages a process
+# keeps stay within coll_scc_shm_resident (1 MB here, a communicator's slots are 512 KB), the
+# least recently used communicators giving theirs back; unbounded (0), each keeps its own
+np=4
+live=$(scc_matrix 100 60)
+for res in 1048576 0; do
+    log="$SCC_LOGDIR/lazy-resident$res.log"
+    out="$SCC_LOGDIR/lazy-resident$res.out"
+    rm -rf "$out" && mkdir -p "$out"
+    SCC_SETUP_CALLS=2 scc_run "$log" $np --mca coll_scc_shm_resident $res -- \
+        "$prog" 2 "$live" 32 "$out" 262144 1536
+    rc=$?
+    cat "$out"/out.* >> "$log" 2> /dev/null
+    rm -rf "$out"
+    given=$(grep -a "coll:scc: comm [0-9]* (lazy-live) rank [0-9]* size $np: slot pages given back" "$log" |
+            sed 's/.*given back \([0-9]*\) times.*/\1/' | awk '{ s += $1 } END { print s + 0 }')
+    said=$(grep -a "scc_lazy: live:" "$log" | sed 's/^scc_lazy: live: //')
+    if [ $res -gt 0 ]; then
+        [ $rc -eq 0 ] && scc_no_failures "$log" && [ "$given" -gt 0 ]
+        tap_check $? "coll_scc_shm_resident $res: $live live communicators gathering 256 kB blocks, right; slot pages given back $given times; $said" "$log"
+    else
+        # the same bound fails without the budget: the check can fail
+        [ $rc -ne 0 ] && grep -aq "FAIL: live: .* kB of shared memory added, more than" "$log" &&
+            [ "$given" -eq 0 ]
+        tap_check $? "coll_scc_shm_resident 0 (no bound): the same communicators exceed that bound ($said)" "$log"
+    fi
+done
+
 # the default: the parameter documented, and a job with it served past the threshold
 # shellcheck disable=SC2086 # SCC_PRELOAD: words on purpose (scc_lib.sh)
 env ${SCC_PRELOAD:+LD_PRELOAD=$SCC_PRELOAD} OMPI_MCA_mca_base_component_path="$SCC_COMPONENT_PATH" \

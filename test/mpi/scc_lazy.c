@@ -2,11 +2,14 @@
  * alive by the hundred -- with right data, for lazy.sh to check from the verbose reports when
  * the component set each up and how much shared memory the live ones hold.
  *
- *   scc_lazy SETUP_CALLS [LIVE_COMMS [MAX_KB_PER_RANK [OUTDIR]]]
+ *   scc_lazy SETUP_CALLS [LIVE_COMMS [MAX_KB_PER_RANK [OUTDIR [BIG_BYTES SLOTS_KB]]]]
  * SETUP_CALLS: the coll_scc_setup_calls the job runs with (the calls a communicator leaves to
  * the fallback); LIVE_COMMS communicators stay alive at once (default 200), and the shared
  * memory they add (/proc/meminfo Shmem) must stay under MAX_KB_PER_RANK per process and
- * communicator (default 32).  OUTDIR: each process writes its output there (tb_output_to). */
+ * communicator (default 32).  OUTDIR: each process writes its output there (tb_output_to;
+ * "-": not).  BIG_BYTES: each live communicator also gathers BIG_BYTES from every process
+ * (MPI_Allgather: every process writes its slots), and the bound grows by SLOTS_KB per process
+ * (the slot pages the process may keep over all its communicators). */
 #include "scc_test.h"
 
 #define CHURN_ITERS 100
@@ -94,13 +97,40 @@ static void mixed_call(MPI_Comm c, int i)
     }
 }
 
+/* An allgather of bytes per process on c, checked byte by byte. */
+static void allgather_big(MPI_Comm c, unsigned char *in, unsigned char *out, size_t bytes,
+                          int salt)
+{
+    int rank, n;
+
+    MPI_Comm_rank(c, &rank);
+    MPI_Comm_size(c, &n);
+    for (size_t i = 0; i < bytes; ++i) {
+        in[i] = tb_byte(rank, i, salt);
+    }
+    MPI_Allgather(in, (int) bytes, MPI_BYTE, out, (int) bytes, MPI_BYTE, c);
+    tb_case();
+    for (int r = 0; r < n; ++r) {
+        for (size_t i = 0; i < bytes; ++i) {
+            if (out[(size_t) r * bytes + i] != tb_byte(r, i, salt)) {
+                tb_fail("allgather of %zu bytes, salt %d: block %d byte %zu", bytes, salt, r, i);
+                return;
+            }
+        }
+    }
+    tb_guards_ok(in, "allgather in");
+    tb_guards_ok(out, "allgather out");
+}
+
 int main(int argc, char **argv)
 {
     int setup_calls, live, max_kb, rank, n;
-    long before = -1, after = -1;
+    long before = -1, after = -1, slots_kb;
+    size_t big;
+    unsigned char *gin = NULL, *gout = NULL;
     MPI_Comm *comms;
 
-    if (argc > 4 && 0 != tb_output_to(argv[4])) {
+    if (argc > 4 && 0 != strcmp(argv[4], "-") && 0 != tb_output_to(argv[4])) {
         return 2;
     }
     MPI_Init(&argc, &argv);
@@ -110,6 +140,12 @@ int main(int argc, char **argv)
     setup_calls = argc > 1 ? atoi(argv[1]) : 0;
     live = argc > 2 ? atoi(argv[2]) : 200;
     max_kb = argc > 3 ? atoi(argv[3]) : 32;
+    big = argc > 5 ? (size_t) atol(argv[5]) : 0;
+    slots_kb = argc > 6 ? atol(argv[6]) : 0;
+    if (big > 0) {
+        gin = tb_alloc(big);
+        gout = tb_alloc(big * (size_t) n);
+    }
 
     /* made, used CHURN_USES times, freed: dups and splits alike */
     for (int i = 0; i < CHURN_ITERS; ++i) {
@@ -152,25 +188,35 @@ int main(int argc, char **argv)
         for (int u = 0; u < setup_calls + 2; ++u) {
             allreduce_check(comms[k], k + u);
         }
+        if (big > 0) {
+            allgather_big(comms[k], gin, gout, big, k);
+        }
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (0 == rank) {
         after = shmem_kb();
         tb_case();
-        printf("scc_lazy: live: %d communicators of %d processes add %ld kB of shared memory "
-               "(%.1f kB per process and communicator, at most %d)\n", live, n, after - before,
-               live > 0 ? (double) (after - before) / live / n : 0.0, max_kb);
+        long bound = (long) max_kb * live * n + slots_kb * n;
+        printf("scc_lazy: live: %d communicators of %d processes%s add %ld kB of shared memory "
+               "(%.1f kB per process and communicator; at most %ld)\n", live, n,
+               big > 0 ? ", each gathering large blocks," : "", after - before,
+               live > 0 ? (double) (after - before) / live / n : 0.0, bound);
         if (before < 0 || after < 0) {
             tb_fail("live: /proc/meminfo has no Shmem line");
-        } else if (after - before > (long) max_kb * live * n) {
-            tb_fail("live: %ld kB of shared memory added, more than %d kB per process and "
-                    "communicator", after - before, max_kb);
+        } else if (after - before > bound) {
+            tb_fail("live: %ld kB of shared memory added, more than %ld kB", after - before,
+                    bound);
         }
     }
     /* all still right, and each in its steady state */
     for (int k = 0; k < live; ++k) {
         allreduce_check(comms[k], -k);
+        if (big > 0) {
+            allgather_big(comms[k], gin, gout, big, -k);
+        }
     }
+    tb_free(gin);
+    tb_free(gout);
     for (int k = 0; k < live; ++k) {
         MPI_Comm_free(&comms[k]);
     }

@@ -2,6 +2,7 @@
  * teardown. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "coll_scc.h"
 #include "coll_scc_agree.h"
@@ -279,6 +280,16 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
                 "rank, single copy %s, %s while waiting", SCC_COMM_CID(comm),
                 SCC_COMM_NAME(comm), m->size, m->xp->desc, m->xp->nslots, m->xp->slot_size,
                 cma, m->xp->yield ? "yield" : "spin");
+    if (NULL != m->xp->pool) {
+        /* README, Many communicators: what this communicator adds to the node's memory */
+        size_t page = (size_t) sysconf(_SC_PAGESIZE);
+        size_t hot = (m->xp->slot_off + page - 1) / page * page;
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: shared memory per rank %zu bytes of "
+                    "control now, %zu of slots once a message needs them; this process keeps "
+                    "at most %zu bytes of slots over all its communicators "
+                    "(coll_scc_shm_resident), %zu now", m->cid, m->name, m->size,
+                    hot, m->xp->region_size - hot, scc_pool_budget(), scc_pool_warm_bytes());
+    }
     m->xp->bar_radix = mca_coll_scc_barrier_radix(m->size, mca_coll_scc_component.barrier_radix);
     /* the table: what the topology asks for, among what the transport can run */
     if (SCC_TOPO_NODES == m->topo.kind) {

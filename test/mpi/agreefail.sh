@@ -67,6 +67,25 @@ fail_case pml 1 pml "declined (no transport: Out of resource)" --mca coll_scc_tr
 fail_case plan-shm 2 plan "[a-z_]*:[a-z_]* plan (root [0-9]*, [0-9]* blocks) declined"
 fail_case plan-pml 1 plan "[a-z_]*:[a-z_]* plan (root [0-9]*, [0-9]* blocks) declined" \
     --mca coll_scc_transport pml
+# what fails on several processes is told by the lowest that failed, each process telling a
+# cause once: at most once per process (the failing ranks are ranks of each communicator, so
+# other processes fail in each), however many communicators the program makes -- not once per
+# process and communicator (11 and 8 times before)
+for t in "segment 1:segment,2:segment,3:segment $np could not attach its shared-memory" \
+         "device 1:device,3:device $np could not map the SCC's message-passing"; do
+    set -- $t
+    step=$1; ranks=$2; most=$3; shift 3
+    log="$SCC_LOGDIR/agreefail-told-$step.log"
+    opts=""
+    [ "$step" = device ] && opts=$devopts
+    # shellcheck disable=SC2086 # options, split on purpose
+    scc_run "$log" $np --mca coll_scc_fail_setup "$ranks" $opts -- "$prog"
+    rc=$?
+    told=$(grep -ac "The scc collective component $*" "$log")
+    [ $rc -eq 0 ] && scc_no_failures "$log" && [ "$told" -ge 1 ] && [ "$told" -le "$most" ] &&
+        [ "$(grep -ac "$step fails here" "$log")" -ge 1 ]
+    tap_check $? "$step failing on ranks $ranks: the job completes, right; told $told time(s)" "$log"
+done
 [ -z "$(ls -A "$shmdir" | grep -v rckmpb)" ]
 tap_check $? "no segment file left behind"
 

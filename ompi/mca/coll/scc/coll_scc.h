@@ -136,6 +136,10 @@ OBJ_CLASS_DECLARATION(mca_coll_scc_module_t);
 
 /* Shows a message of help-coll-scc.txt (on stderr, from this process). */
 void mca_coll_scc_show_help(const char *topic, ...);
+/* The same for what every member meets alike (a setting, the machine): only a communicator's
+ * rank 0 shows it (or the one the caller passes 0 for), and each process a topic once -- not
+ * once per process and communicator. */
+void mca_coll_scc_show_help_once(int comm_rank, const char *topic, ...);
 
 /* Component and module functions */
 int mca_coll_scc_init_query(bool enable_progress_threads, bool enable_mpi_threads);

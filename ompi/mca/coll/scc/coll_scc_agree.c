@@ -63,6 +63,16 @@ int mca_coll_scc_agree(mca_coll_scc_module_t *m, struct ompi_communicator_t *com
     return all;
 }
 
+int mca_coll_scc_agree_first(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, bool ok)
+{
+    int n = ompi_comm_size(comm), mine = ok ? n : ompi_comm_rank(comm), first = 0;
+    if (OMPI_SUCCESS != m->prev_allreduce.fn(&mine, &first, 1, MPI_INT, MPI_MIN, comm,
+                                             m->prev_allreduce.module)) {
+        return 0;
+    }
+    return first < n ? first : -1;
+}
+
 unsigned mca_coll_scc_agree_mask(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
                                  unsigned mine)
 {

@@ -12,6 +12,11 @@ BEGIN_C_DECLS
 unsigned mca_coll_scc_agree_mask(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
                                  unsigned mine);
 
+/* All members agree whether each is ok: the lowest rank that is not (it alone tells the user
+ * why, where all would tell the same), or -1 when all are (0 on error). */
+int mca_coll_scc_agree_first(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
+                             bool ok);
+
 /* True when coll_scc_fail_setup names this rank of m's communicator and step: the caller
  * then fails that step here, as an allocation or a mapping would.  Testing only: an empty
  * parameter costs one compare, and setup and plan making are the only callers. */

@@ -9,6 +9,7 @@
 
 #include <dlfcn.h>
 #include <libgen.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -32,18 +33,44 @@ const char *mca_coll_scc_component_version_string =
  * buffer in show_help.c", open-mpi/ompi#8356) and lose the message.  The
  * component's messages are rare (once per problem and process), so each is
  * rendered from the help file here and written to stderr directly. */
-void mca_coll_scc_show_help(const char *topic, ...)
+static void scc_show_help_v(const char *topic, va_list ap)
 {
-    va_list ap;
-    char *msg;
-
-    va_start(ap, topic);
-    msg = opal_show_help_vstring("help-coll-scc.txt", topic, true, ap);
-    va_end(ap);
+    char *msg = opal_show_help_vstring("help-coll-scc.txt", topic, true, ap);
     if (NULL != msg) {
         fprintf(stderr, "%s", msg);
         fflush(stderr);
         free(msg);
+    }
+}
+
+void mca_coll_scc_show_help(const char *topic, ...)
+{
+    va_list ap;
+    va_start(ap, topic);
+    scc_show_help_v(topic, ap);
+    va_end(ap);
+}
+
+void mca_coll_scc_show_help_once(int comm_rank, const char *topic, ...)
+{
+    static const char *shown[32];
+    static int nshown;
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    bool show = 0 == comm_rank;
+    va_list ap;
+
+    pthread_mutex_lock(&lock);
+    for (int i = 0; show && i < nshown; ++i) {
+        show = 0 != strcmp(shown[i], topic);
+    }
+    if (show && nshown < (int) (sizeof(shown) / sizeof(shown[0]))) {
+        shown[nshown++] = topic;
+    }
+    pthread_mutex_unlock(&lock);
+    if (show) {
+        va_start(ap, topic);
+        scc_show_help_v(topic, ap);
+        va_end(ap);
     }
 }
 

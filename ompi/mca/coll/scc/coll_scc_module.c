@@ -138,8 +138,8 @@ static int scc_module_enable(mca_coll_base_module_t *module, struct ompi_communi
 #undef SCC_PREV_SAVE
 
     if (NULL != missing) {
-        mca_coll_scc_show_help("no-fallback", SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
-                               missing);
+        mca_coll_scc_show_help_once(ompi_comm_rank(comm), "no-fallback", SCC_COMM_CID(comm),
+                                    SCC_COMM_NAME(comm), missing);
         SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: declined (no other module provides %s)",
                     SCC_COMM_CID(comm), SCC_COMM_NAME(comm), ompi_comm_size(comm), missing);
         return OMPI_ERR_NOT_FOUND;

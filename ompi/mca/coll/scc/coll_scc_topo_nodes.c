@@ -159,10 +159,8 @@ int mca_coll_scc_topo_nodes(struct ompi_communicator_t *comm, scc_topo_t *t, boo
     (void) scc_param_grid(p_nodes, SCC_MESH_MAX_POSITIONS, &C, &R, NULL, 0);
     rc = scc_nodes_build(&t->nodes, n, key, C, R);
     if (-1 == rc && 0 != C) {
-        static int told;
-        if (0 == __atomic_exchange_n(&told, 1, __ATOMIC_RELAXED)) {
-            mca_coll_scc_show_help("nodes-grid", p_nodes, "fewer tiles than there are nodes");
-        }
+        mca_coll_scc_show_help_once(me, "nodes-grid", p_nodes,
+                                    "fewer tiles than there are nodes");
         rc = scc_nodes_build(&t->nodes, n, key, 0, 0);
     }
     if (0 != rc) {

@@ -483,8 +483,8 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
           && !mca_coll_scc_fault(m, "cma");
     cma = mca_coll_scc_agree(m, comm, cma);
     if (1 == cs->cma && !cma && SCC_XPORT_SHM == x->kind) {
-        mca_coll_scc_show_help("cma-unavailable", SCC_COMM_CID(comm),
-                               SCC_COMM_NAME(comm));
+        mca_coll_scc_show_help_once(x->rank, "cma-unavailable", SCC_COMM_CID(comm),
+                                    SCC_COMM_NAME(comm));
         scc_xport_free(x);
         return OMPI_ERR_NOT_AVAILABLE;
     }

@@ -158,7 +158,7 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     scc_mpb_backing_t *b = NULL;
     const char *why = NULL;
     char *view;
-    int ok = 1, err = 0;
+    int ok = 1, err = 0, first;
 
     /* Each step below ends in an agreement that every member reaches, whatever failed on
        it: all use the buffers or none does (the caller then attaches shared memory). */
@@ -169,7 +169,7 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     }
     ctrl = scc_xport_layout(x, SCC_MPB_LINE);
     if (core_size < ctrl + (size_t) x->nslots * 256) {
-        mca_coll_scc_show_help("mpb-too-small", core_size, x->nslots, ctrl);
+        mca_coll_scc_show_help_once(x->rank, "mpb-too-small", core_size, x->nslots, ctrl);
         ok = 0;
     }
     x->slot_size = ok ? (core_size - ctrl) / x->nslots / SCC_MPB_LINE * SCC_MPB_LINE : 0;
@@ -214,11 +214,13 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
             b->base = NULL;
             err = ENOMEM;
         }
-        if (0 != err) {
-            mca_coll_scc_show_help("mpb-device", cs->mpb_device, bytes,
-                                   strerror(err), SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
+        /* a device missing on one process is missing on all: the lowest says it */
+        first = mca_coll_scc_agree_first(m, comm, 0 == err);
+        if (0 != err && first == x->rank) {
+            mca_coll_scc_show_help_once(0, "mpb-device", cs->mpb_device, bytes,
+                                        strerror(err), SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
         }
-        if (!mca_coll_scc_agree(m, comm, 0 == err)) {
+        if (first >= 0) {
             if (0 == err) {
                 munmap(b->base, b->bytes);
             }

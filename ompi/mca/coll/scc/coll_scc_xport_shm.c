@@ -143,7 +143,7 @@ static int scc_segment_try(mca_coll_scc_module_t *m, struct ompi_communicator_t 
                            size_t my_hot, const char *what, bool memfd, bool quiet, void **base)
 {
     scc_segment_info_t info;
-    int rank = ompi_comm_rank(comm), fd = -1, ok, rc;
+    int rank = ompi_comm_rank(comm), fd = -1, ok, rc, err, first;
     int creator = NULL == nd ? 0 : nd->members[nd->first[nd->node_of[rank]]];
     void *p = MAP_FAILED;
     char where[300];
@@ -195,9 +195,9 @@ static int scc_segment_try(mca_coll_scc_module_t *m, struct ompi_communicator_t 
         my_len = my_hot < my_len ? my_hot : my_len;
     }
     if (ok && my_len > 0) {
-        int err = posix_fallocate(fd, (off_t) my_off, (off_t) my_len);
-        if (0 != err) {
-            errno = err;
+        int e = posix_fallocate(fd, (off_t) my_off, (off_t) my_len);
+        if (0 != e) {
+            errno = e;
             ok = 0;
         }
     }
@@ -206,12 +206,14 @@ static int scc_segment_try(mca_coll_scc_module_t *m, struct ompi_communicator_t 
         errno = ENOMEM;
         ok = 0;
     }
-    if (!ok && !quiet) {
-        mca_coll_scc_show_help("shm-attach-failed", what, where, bytes,
-                               strerror(errno ? errno : EINVAL), SCC_COMM_CID(comm),
-                               SCC_COMM_NAME(comm));
+    err = errno ? errno : EINVAL;
+    /* what fails on one process most often fails on all: the lowest that failed says it */
+    first = mca_coll_scc_agree_first(m, comm, ok);
+    if (!ok && !quiet && first == rank) {
+        mca_coll_scc_show_help_once(0, "shm-attach-failed", what, where, bytes, strerror(err),
+                                    SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
     }
-    ok = mca_coll_scc_agree(m, comm, ok);
+    ok = first < 0;
     /* everyone has opened it: the name can go, and the descriptors too */
     if (creator == rank && '\0' != info.path[0]) {
         unlink(info.path);

@@ -34,6 +34,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../mpi/scc_meminfo.h"
+
 static int rank, nprocs;
 static int iters = 200, warmup = 10, parts = 1;
 static int ncomms = 1000, uses = 64, reps = 200, nsample = 16;
@@ -75,25 +77,6 @@ static double max_over_ranks(double v)
 
     MPI_Allreduce(&v, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     return m;
-}
-
-/* Shmem of /proc/meminfo in kB, -1 where it cannot be read. */
-static long shmem_kb(void)
-{
-    char line[256];
-    long kb = -1;
-    FILE *f = fopen("/proc/meminfo", "r");
-
-    if (NULL == f) {
-        return -1;
-    }
-    while (fgets(line, sizeof(line), f)) {
-        if (1 == sscanf(line, "Shmem: %ld kB", &kb)) {
-            break;
-        }
-    }
-    fclose(f);
-    return kb;
 }
 
 static void run_churn(int split)
@@ -181,7 +164,7 @@ static void run_live(void)
     base_us = steady_us(ref, base);
 
     MPI_Barrier(MPI_COMM_WORLD);
-    shm0 = 0 == rank ? shmem_kb() : 0;
+    shm0 = 0 == rank ? scc_shmem_kb() : 0;
     MPI_Barrier(MPI_COMM_WORLD);
     t0 = MPI_Wtime();
     for (int i = 0; i < ncomms; ++i) {
@@ -204,7 +187,7 @@ static void run_live(void)
     tdup = max_over_ranks(tdup);
     tuse = max_over_ranks(tuse);
     MPI_Barrier(MPI_COMM_WORLD);
-    shm1 = 0 == rank ? shmem_kb() : 0;
+    shm1 = 0 == rank ? scc_shmem_kb() : 0;
     /* untimed: the names mark these in the component's report of who served the calls */
     MPI_Comm_set_name(ref, "scc_churn live ref");
     for (int i = 0; i < ncomms; ++i) {
@@ -228,7 +211,7 @@ static void run_live(void)
     tfree = max_over_ranks(MPI_Wtime() - t0);
     MPI_Barrier(MPI_COMM_WORLD);
     /* the reference still lives, as it did at the first reading */
-    shm2 = 0 == rank ? shmem_kb() : 0;
+    shm2 = 0 == rank ? scc_shmem_kb() : 0;
     MPI_Comm_free(&ref);
 
     if (0 == rank) {

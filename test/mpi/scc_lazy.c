@@ -10,29 +10,12 @@
  * "-": not).  BIG_BYTES: each live communicator also gathers BIG_BYTES from every process
  * (MPI_Allgather: every process writes its slots), and the bound grows by SLOTS_KB per process
  * (the slot pages the process may keep over all its communicators). */
+#include "scc_meminfo.h"
 #include "scc_test.h"
 
 #define CHURN_ITERS 100
 #define CHURN_USES 3
 #define STEADY_EXTRA 20
-
-static long shmem_kb(void)
-{
-    char line[256];
-    long kb = -1;
-    FILE *f = fopen("/proc/meminfo", "r");
-
-    if (NULL == f) {
-        return -1;
-    }
-    while (NULL != fgets(line, sizeof(line), f)) {
-        if (0 == strncmp(line, "Shmem:", 6)) {
-            kb = atol(line + 6);
-        }
-    }
-    fclose(f);
-    return kb;
-}
 
 /* One 8-byte allreduce on c, checked. */
 static void allreduce_check(MPI_Comm c, int salt)
@@ -180,7 +163,7 @@ int main(int argc, char **argv)
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (0 == rank) {
-        before = shmem_kb();
+        before = scc_shmem_kb();
     }
     for (int k = 0; k < live; ++k) {
         MPI_Comm_dup(MPI_COMM_WORLD, &comms[k]);
@@ -194,7 +177,7 @@ int main(int argc, char **argv)
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (0 == rank) {
-        after = shmem_kb();
+        after = scc_shmem_kb();
         tb_case();
         long bound = (long) max_kb * live * n + slots_kb * n;
         printf("scc_lazy: live: %d communicators of %d processes%s add %ld kB of shared memory "

@@ -175,6 +175,24 @@ rc=$?
 [ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
     scc_served "$log" 4 MPI_COMM_WORLD "bcast:tree=.*allreduce:tree=.*alltoall:ring=.*alltoallv:ring=.*gather:tree=.*scatter:tree=.*allgather:bruck="
 tap_check $? "every collective across nodes (3 + 1): right, served by scc" "$log"
+# Communicators made by the hundred across nodes (scc_lazy, lazy.sh): set up at the 6th call
+# with coll_scc_setup_calls 5 on every member of both nodes, never when used 3 times; live
+# ones gathering 64 KB blocks with a budget of 1 MB of slot pages per process
+log="$SCC_LOGDIR/nodes-lazy.log"
+out="$SCC_LOGDIR/nodes-lazy.out"
+rm -rf "$out" && mkdir -p "$out"
+SCC_SETUP_CALLS=5 nodes_run "$log" nodea:2,nodeb:2 4 --mca coll_scc_shm_resident 1048576 -- \
+    "$SCC_BUILDDIR/test/mpi/scc_lazy" 5 50 32 "$out" 65536 1536
+rc=$?
+cat "$out"/out.* >> "$log" 2> /dev/null
+rm -rf "$out"
+[ $rc -eq 0 ] && scc_no_failures "$log" &&
+    grep -aq "(MPI_COMM_WORLD) size 4: topology nodes: 2 on a 2x1 grid" "$log" &&
+    [ "$(grep -ac "comm [0-9]* (lazy-steady) rank [0-9] size 4: set up at call 6 " "$log")" -eq 4 ] &&
+    [ "$(grep -ac "(lazy-churn) rank [0-9] size 4 calls: allreduce:fallback=3 (not set up" "$log")" -eq 400 ] &&
+    [ "$(grep -ac "(lazy-live) rank [0-9] size 4 calls: allreduce:fallback=5 allreduce:[a-z]*=3 allgather:[a-z]*=2" "$log")" -eq 200 ]
+tap_check $? "many communicators across nodes (2 x 2): set up at call 6 everywhere, churned ones never, live ones served; $(grep -a "scc_lazy: live:" "$log" | sed 's/^scc_lazy: live: //')" "$log"
+
 ls -d /dev/shm/coll-scc-[0-9]* > /dev/null 2>&1
 [ $? -ne 0 ]
 tap_check $? "nothing of ours left in /dev/shm"

@@ -102,6 +102,8 @@ bl_results_dir() {
 #          allgather): priority 0 by default, raised; Open MPI 4.1's han declines
 #          communicators whose processes are all on one node
 #   adapt  coll/adapt (event-driven bcast and reduce), raised likewise
+#   base   coll/scc of another build, $SCC_BASE_BUILD (a build of an earlier commit: what a
+#          change did to the latencies, measured in the same run)
 bl_comp_args() {
     case $1 in
     scc) echo "--mca mca_base_component_path $BL_COMPONENT_PATH --mca coll scc,tuned,basic,libnbc,self" ;;
@@ -109,6 +111,9 @@ bl_comp_args() {
     sm) echo "--mca coll sm,tuned,basic,libnbc,self --mca coll_sm_priority 100" ;;
     han) echo "--mca coll han,tuned,basic,libnbc,self --mca coll_han_priority 100" ;;
     adapt) echo "--mca coll adapt,tuned,basic,libnbc,self --mca coll_adapt_priority 100" ;;
+    base)
+        [ -f "${SCC_BASE_BUILD:-}/ompi/mca/coll/scc/.libs/mca_coll_scc.so" ] || return 1
+        echo "--mca mca_base_component_path $SCC_BASE_BUILD/ompi/mca/coll/scc/.libs:${BL_COMPONENT_PATH#*:} --mca coll scc,tuned,basic,libnbc,self" ;;
     *) return 1 ;;
     esac
 }
@@ -173,7 +178,8 @@ bl_check_run() {
 # communicators, which its levels serve with other components).  Prints a one-line verdict;
 # returns 0 if selected.
 bl_selected() {
-    awk -v want="$2" -v np="$3" '
+    # another build's coll/scc is selected under its own name
+    awk -v want="$([ "$2" = base ] && echo scc || echo "$2")" -v np="$3" '
         match($0, /^\[[^]]*\]/) { pid = substr($0, RSTART, RLENGTH) }
         RSTART == 0 { next }
         /coll:base:comm_select: new communicator: / {

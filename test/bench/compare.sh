@@ -14,7 +14,8 @@ usage() {
 usage: test/bench/compare.sh [options] [-- scc_bench options]
   -o DIR     results directory (default: build/bench-results/<date>-<time>)
   -n LIST    process counts, e.g. "2 4 8" (default); oversubscribed when above the cores
-  -c LIST    components, e.g. "scc tuned sm han" (default); adapt is also known
+  -c LIST    components, e.g. "scc tuned sm han" (default); adapt is also known, and base:
+             coll/scc of the build in $SCC_BASE_BUILD (another commit's, to compare with)
   -C LIST    collectives, comma-separated (default: all ten)
   -m MIN:MAX sizes in bytes, powers of two (default 4:4M);  -s LIST  sizes, comma-separated
   -R LIST    roots of the rooted collectives, comma-separated (default 0; 'last' = np-1)

@@ -315,7 +315,13 @@ void scc_xport_end(scc_xport_t *x)
         }
     }
     if (NULL != x->pool) {
-        scc_pool_end(x);
+        /* this process's next call on another communicator settles what it owes here */
+        if (x->nlater > 0 && x != __atomic_load_n(&scc_pool_owing, __ATOMIC_RELAXED)) {
+            __atomic_store_n(&scc_pool_owing, x, __ATOMIC_RELAXED);
+        }
+        if (OPAL_UNLIKELY(ompi_mpi_thread_multiple)) {
+            scc_pool_end(x);
+        }
     }
 }
 

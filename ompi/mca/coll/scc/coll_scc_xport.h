@@ -34,6 +34,7 @@
 #include "coll_scc_select.h"
 #include "coll_scc_trace.h"
 #include "coll_scc_xport_pool.h"
+#include "ompi/runtime/mpiruntime.h"
 #include "opal/runtime/opal_progress.h"
 
 BEGIN_C_DECLS
@@ -136,6 +137,7 @@ typedef struct scc_xport {
     int nlater;
     int bar_radix, bar_rounds;      /* dissemination barrier: peers per round, rounds */
     struct scc_pool_entry *pool;    /* my slots' pages under the process's budget, or NULL */
+    bool pool_used;                 /* a call ran since the pool last looked (second chance) */
     bool cold;                      /* they were given back (or never taken): warm them
                                        before a message goes in (scc_slot_wr) */
     void *bounce;                   /* single-copy reductions read into this */
@@ -521,7 +523,13 @@ static inline void scc_xport_begin(scc_xport_t *x)
         scc_xport_first_call(x);
     }
     if (NULL != x->pool) {
-        scc_pool_begin(x);
+        x->pool_used = true;
+        if (OPAL_UNLIKELY(ompi_mpi_thread_multiple
+                          || 0 != __atomic_load_n(&scc_pool_retry, __ATOMIC_RELAXED))
+            || OPAL_UNLIKELY(NULL != __atomic_load_n(&scc_pool_owing, __ATOMIC_RELAXED)
+                             && x != __atomic_load_n(&scc_pool_owing, __ATOMIC_RELAXED))) {
+            scc_pool_begin(x);
+        }
     }
     x->call++;
 }

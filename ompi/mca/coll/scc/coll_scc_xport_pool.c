@@ -17,7 +17,6 @@ typedef struct scc_pool_entry {
     struct scc_pool_entry *prev, *next;
     char *slots;                /* its slots' whole pages in my region */
     size_t bytes;
-    uint64_t stamp;             /* when its last call began (the pool's clock) */
     uint64_t given_back;        /* times its pages went back to the kernel */
     int busy;                   /* MPI_THREAD_MULTIPLE: 1 a call runs on it, 2 the pool works on
                                    it (another thread), 0 neither */
@@ -26,12 +25,15 @@ typedef struct scc_pool_entry {
 static struct {
     pthread_mutex_t lock;       /* the list and the bytes: communicators of several threads */
     scc_pool_entry_t *head;
+    scc_pool_entry_t *hand;     /* where the last search for a victim stopped (a clock) */
     size_t warm;                /* bytes of slots counted as taken */
-    uint64_t clock;             /* calls begun (approximate across threads: an order, no more) */
-    scc_pool_entry_t *owing;    /* the last to end a call owing acknowledgements */
-    uint64_t retry;             /* over budget with nothing idle: try again from this call */
     bool broken;                /* the kernel refused to take pages back: no more tries */
-} pool = { .lock = PTHREAD_MUTEX_INITIALIZER, .retry = UINT64_MAX };
+} pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Read at every call (scc_pool_enter): the transport that last ended a call still owing
+ * acknowledgements, and the calls to let pass before trying again to keep the budget. */
+struct scc_xport *scc_pool_owing = NULL;
+int scc_pool_retry = 0;
 
 size_t scc_pool_budget(void)
 {
@@ -115,8 +117,11 @@ void scc_pool_remove(scc_xport_t *x)
     if (!x->cold) {
         pool.warm -= e->bytes;
     }
-    if (pool.owing == e) {
-        pool.owing = NULL;
+    if (pool.hand == e) {
+        pool.hand = e->next;
+    }
+    if (__atomic_load_n(&scc_pool_owing, __ATOMIC_RELAXED) == x) {
+        __atomic_store_n(&scc_pool_owing, NULL, __ATOMIC_RELAXED);
     }
     pthread_mutex_unlock(&pool.lock);
     x->pool = NULL;
@@ -138,42 +143,60 @@ static bool scc_pool_idle(scc_pool_entry_t *e)
     return true;
 }
 
-/* Gives the least recently used idle communicators' slot pages back until the budget holds
- * (or none is left to give); with the lock held. */
-static void scc_pool_trim(scc_xport_t *x)
+/* The next communicator whose slot pages can go back, other than x: idle (its readers are
+ * done) and not used since the hand last passed it (a second chance, as a clock keeps the
+ * pages of the least recently used); taken (scc_pool_take), or NULL.  With the lock held. */
+static scc_pool_entry_t *scc_pool_victim(scc_xport_t *x)
 {
-    __atomic_store_n(&pool.retry, UINT64_MAX, __ATOMIC_RELAXED);
-    while (pool.warm > scc_pool_budget() && !pool.broken) {
-        scc_pool_entry_t *lru = NULL;
-        for (scc_pool_entry_t *e = pool.head; NULL != e; e = e->next) {
-            if (e->x != x && !e->x->cold && (NULL == lru || e->stamp < lru->stamp)
-                && scc_pool_take(e)) {
+    int steps = 0, n = 0;
+
+    for (scc_pool_entry_t *e = pool.head; NULL != e; e = e->next) {
+        n++;
+    }
+    /* twice round: the first pass may only clear the marks of use */
+    for (scc_pool_entry_t *e = pool.hand; steps < 2 * n; ++steps) {
+        if (NULL == e) {
+            e = pool.head;
+        }
+        pool.hand = e->next;
+        if (e->x != x && !e->x->cold) {
+            if (e->x->pool_used) {
+                e->x->pool_used = false;
+            } else if (scc_pool_take(e)) {
                 if (scc_pool_idle(e)) {
-                    if (NULL != lru) {
-                        scc_pool_release(lru);
-                    }
-                    lru = e;
-                } else {
-                    scc_pool_release(e);
+                    return e;
                 }
+                scc_pool_release(e);
             }
         }
-        if (NULL == lru) {
-            /* every other one still has readers (acknowledging at their next call):
-               over budget until then, tried again at the calls that begin meanwhile */
-            __atomic_store_n(&pool.retry, pool.clock + 8, __ATOMIC_RELAXED);
+        e = e->next;
+    }
+    return NULL;
+}
+
+/* Gives idle communicators' slot pages back until the budget holds (or none is left to
+ * give); with the lock held. */
+static void scc_pool_trim(scc_xport_t *x)
+{
+    __atomic_store_n(&scc_pool_retry, 0, __ATOMIC_RELAXED);
+    while (pool.warm > scc_pool_budget() && !pool.broken) {
+        scc_pool_entry_t *v = scc_pool_victim(x);
+        if (NULL == v) {
+            /* every other one still has readers (acknowledging at their next call): over
+               budget until then, tried again some calls later */
+            __atomic_store_n(&scc_pool_retry, 8, __ATOMIC_RELAXED);
             return;
         }
-        if (0 != madvise(lru->slots, lru->bytes, MADV_REMOVE)) {
+        if (0 != madvise(v->slots, v->bytes, MADV_REMOVE)) {
             SCC_VERBOSE(1, "coll:scc: slot pages cannot be given back (%s): "
                         "coll_scc_shm_resident no longer bounds them", strerror(errno));
             pool.broken = true;
         } else {
-            lru->x->cold = true;
-            lru->given_back++;
-            pool.warm -= lru->bytes;
+            v->x->cold = true;
+            v->given_back++;
+            pool.warm -= v->bytes;
         }
-        scc_pool_release(lru);
+        scc_pool_release(v);
     }
 }
 
@@ -193,8 +216,8 @@ void scc_pool_warm(scc_xport_t *x)
 
 void scc_pool_begin(scc_xport_t *x)
 {
-    scc_pool_entry_t *e = x->pool, *o;
-    uint64_t now = __atomic_load_n(&pool.clock, __ATOMIC_RELAXED) + 1;
+    scc_pool_entry_t *e = x->pool;
+    scc_xport_t *o;
 
     if (ompi_mpi_thread_multiple) {
         int idle = 0;
@@ -207,24 +230,23 @@ void scc_pool_begin(scc_xport_t *x)
             scc_cpu_relax();
         }
     }
-    __atomic_store_n(&pool.clock, now, __ATOMIC_RELAXED);
-    e->stamp = now;
     /* over budget since a communicator found no other idle: another may be by now */
-    if (OPAL_UNLIKELY(now >= __atomic_load_n(&pool.retry, __ATOMIC_RELAXED))) {
+    if (OPAL_UNLIKELY(0 != __atomic_load_n(&scc_pool_retry, __ATOMIC_RELAXED))
+        && 0 == __atomic_sub_fetch(&scc_pool_retry, 1, __ATOMIC_RELAXED)) {
         pthread_mutex_lock(&pool.lock);
         scc_pool_trim(x);
         pthread_mutex_unlock(&pool.lock);
     }
     /* what I owe on the communicator I used before this one: its senders may want its slots
        back for another, and I may not call on it again for a long time */
-    o = __atomic_load_n(&pool.owing, __ATOMIC_RELAXED);
-    if (OPAL_UNLIKELY(NULL != o && o != e)) {
+    o = __atomic_load_n(&scc_pool_owing, __ATOMIC_RELAXED);
+    if (NULL != o && o != x) {
         pthread_mutex_lock(&pool.lock);
-        o = pool.owing;
-        if (NULL != o && o != e && scc_pool_take(o)) {
-            scc_xport_flush_later(o->x, false);
-            scc_pool_release(o);
-            pool.owing = NULL;
+        o = scc_pool_owing;
+        if (NULL != o && o != x && scc_pool_take(o->pool)) {
+            scc_xport_flush_later(o, false);
+            scc_pool_release(o->pool);
+            __atomic_store_n(&scc_pool_owing, NULL, __ATOMIC_RELAXED);
         }
         pthread_mutex_unlock(&pool.lock);
     }
@@ -232,12 +254,5 @@ void scc_pool_begin(scc_xport_t *x)
 
 void scc_pool_end(scc_xport_t *x)
 {
-    scc_pool_entry_t *e = x->pool;
-
-    if (x->nlater > 0) {
-        __atomic_store_n(&pool.owing, e, __ATOMIC_RELAXED);
-    }
-    if (ompi_mpi_thread_multiple) {
-        __atomic_store_n(&e->busy, 0, __ATOMIC_RELEASE);
-    }
+    __atomic_store_n(&x->pool->busy, 0, __ATOMIC_RELEASE);
 }

@@ -33,10 +33,13 @@ void scc_pool_remove(struct scc_xport *x);
  * the least recently used communicators give theirs back as far as the budget needs. */
 void scc_pool_warm(struct scc_xport *x);
 
-/* A call on x begins (settling what this process owes on the communicator it used last) and
- * ends (noting whether x still owes acknowledgements).  Only for pooled transports. */
+/* The slow paths of a call's begin (another thread's trim, a budget to keep, what this
+ * process owes on the communicator it used before) and end (threads), for scc_pool_enter and
+ * scc_pool_leave (coll_scc_xport.h).  Only for pooled transports. */
 void scc_pool_begin(struct scc_xport *x);
 void scc_pool_end(struct scc_xport *x);
+extern struct scc_xport *scc_pool_owing;
+extern int scc_pool_retry;
 
 /* Times x's slot pages went back to the kernel for another communicator's. */
 uint64_t scc_pool_given_back(const struct scc_xport *x);

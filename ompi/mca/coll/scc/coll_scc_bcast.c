@@ -86,6 +86,8 @@ int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int
         goto fallback;
     }
     if (0 == bytes) {
+        /* no message at all: a rank whose count is 0 (the same, empty, type signature as a
+           zero-size type's) never reaches a component -- the MPI layer returns */
         mca_coll_scc_count(m, SCC_COLL_BCAST, alg);
         return OMPI_SUCCESS;
     }

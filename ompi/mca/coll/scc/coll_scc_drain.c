@@ -30,6 +30,9 @@
 /* True when header h of peer holds a message of this call; *id gets its id. */
 static bool scc_hdr_of_call(const scc_xport_t *x, scc_msg_hdr_t *h, uint64_t *id)
 {
+    if (OPAL_UNLIKELY(x->invalidate)) {
+        scc_mpb_invalidate();
+    }
     if (scc_load32(&h->call_hi) != scc_msg_call_hi(x)) {
         return false;
     }
@@ -42,9 +45,6 @@ static bool scc_hdr_of_call(const scc_xport_t *x, scc_msg_hdr_t *h, uint64_t *id
  * after the shape proves the shape belongs to it (scc_publish withdraws the id first). */
 static bool scc_shape_scan(scc_xport_t *x)
 {
-    if (OPAL_UNLIKELY(x->invalidate)) {
-        scc_mpb_invalidate();
-    }
     for (int r = 0; r < x->size; ++r) {
         if (r == x->rank || scc_xport_by_pml(x, r)) {
             continue;
@@ -57,7 +57,7 @@ static bool scc_shape_scan(scc_xport_t *x)
             }
             shape = scc_hdr_shape(h);
             __atomic_thread_fence(__ATOMIC_ACQUIRE);
-            if (scc_load64(&h->id) != id || shape == x->shape) {
+            if (scc_load(x, &h->id) != id || shape == x->shape) {
                 continue;
             }
             x->met = shape;

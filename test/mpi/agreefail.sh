@@ -1,9 +1,9 @@
 #!/bin/sh
 # agreefail.sh: every member agrees or all decline.  One rank fails one step of a
-# communicator's setup on purpose (coll_scc_fail_setup <rank>:<step>, a hidden parameter),
-# or every plan it makes at calls: the job must complete with every result right, and every
-# member must report the same outcome -- the same decline, or the same fallback transport or
-# setting -- and the same calls.  Then roots rotating over 12 ranks: each plan is made once,
+# communicator's setup on purpose (coll_scc_fail_setup <rank>:<step>, a hidden parameter):
+# the job must complete with every result right, and every member must report the same
+# outcome -- the same decline, or the same fallback transport or setting -- and the same
+# calls.  A plan a rank cannot make at a call ends the job, naming the cause.  Then roots rotating over 12 ranks: each plan is made once,
 # however many rounds run.
 . "$SCC_SRCDIR/test/mpi/scc_lib.sh"
 
@@ -63,10 +63,20 @@ fail_case mpb-segment 3 segment "declined (no transport: Out of resource)" \
 fail_case mpb-device 2 device "message-passing buffers unavailable, using shared memory" $devopts
 fail_case mpb-claim 3 claim "message-passing buffers unavailable, using shared memory" $devopts
 fail_case pml 1 pml "declined (no transport: Out of resource)" --mca coll_scc_transport pml
-# at calls: a plan rank 2 cannot make is declined by all, the call goes elsewhere alike
-fail_case plan-shm 2 plan "[a-z_]*:[a-z_]* plan (root [0-9]*, [0-9]* blocks) declined"
-fail_case plan-pml 1 plan "[a-z_]*:[a-z_]* plan (root [0-9]*, [0-9]* blocks) declined" \
-    --mca coll_scc_transport pml
+# at calls a rank makes its plans alone (no agreement: the ranks' sets may differ): one it
+# cannot make, the others already run, and nobody can tell them -- the job ends at once,
+# with one message naming the cause (not a hang)
+plan_case() {
+    name=$1; rank=$2; shift 2
+    log="$SCC_LOGDIR/agreefail-$name.log"
+    scc_run "$log" $np --mca coll_scc_fail_setup "$rank:plan" "$@" -- "$prog"
+    rc=$?
+    [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -aq "size $np: rank $rank: plan fails here" "$log" &&
+        [ "$(grep -ac "there is no memory for its schedule" "$log")" -eq 1 ]
+    tap_check $? "$name: rank $rank cannot make a plan at a call: the job ends naming the cause (rc $rc)" "$log"
+}
+plan_case plan-shm 2
+plan_case plan-pml 1 --mca coll_scc_transport pml
 # what fails on several processes is told by the lowest that failed, each process telling a
 # cause once: at most once per process (the failing ranks are ranks of each communicator, so
 # other processes fail in each), however many communicators the program makes -- not once per

@@ -9,7 +9,8 @@
 # matrix over roots, sizes, types and operations), and its counters must show that messages
 # within a node went through shared memory and every message between nodes through the pml.
 # Then the per-node communicators, one with a rank per node, the pml transport alone, a grid
-# given by coll_scc_nodes, and every collective of scc_colls across nodes.  Without
+# given by coll_scc_nodes, every collective of scc_colls across nodes, and a call one member
+# fails (scc_hang -f).  Without
 # namespaces (not root, no unshare) every case fails with the reason.
 . "$SCC_SRCDIR/test/mpi/scc_lib.sh"
 
@@ -175,6 +176,17 @@ rc=$?
 [ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
     scc_served "$log" 4 MPI_COMM_WORLD "bcast:tree=.*allreduce:tree=.*alltoall:ring=.*alltoallv:ring=.*gather:tree=.*scatter:tree=.*allgather:bruck="
 tap_check $? "every collective across nodes (3 + 1): right, served by scc" "$log"
+
+# A member that fails one call (scc_hang -f, as in hang.sh): across nodes too every member
+# ends it, through shared memory and the pml, and the next calls are right
+log="$SCC_LOGDIR/nodes-fault.log"
+nodes_run "$log" nodea:2,nodeb:2 4 --mca coll_scc_fail_setup \
+    "2:scratch@2,3:scratch@6,3:scratch@10,0:scratch@14,2:scratch@18,1:scratch@22,0:scratch@26,1:scratch@30" \
+    -- "$SCC_BUILDDIR/test/mpi/scc_hang" -f
+rc=$?
+[ $rc -eq 0 ] && scc_no_failures "$log" && [ "$(grep -ac '^hang-probe: ' "$log")" -eq 8 ]
+tap_check $? "a member that fails a call across nodes (2 x 2): every member ends it, the next calls right" "$log"
+
 # Communicators made by the hundred across nodes (scc_lazy, lazy.sh): set up at the 6th call
 # with coll_scc_setup_calls 5 on every member of both nodes, never when used 3 times; live
 # ones gathering 64 KB blocks with a budget of 1 MB of slot pages per process

@@ -660,31 +660,7 @@ static int cvar_write_int(const char *name, int v)
 /* The algorithms the component offers for coll (names and values from its enumerator). */
 static int algorithms(const char *coll, char names[][32], int *values, int max)
 {
-    char pname[96], ename[64];
-    int idx, n = 0, verbosity, bind, scope, nitems, nlen, dlen, elen;
-    MPI_Datatype dt;
-    MPI_T_enum en;
-    snprintf(pname, sizeof(pname), "coll_scc_%s_algorithm", coll);
-    idx = cvar_index(pname);
-    if (idx < 0) {
-        return 0;
-    }
-    nlen = sizeof(pname);
-    dlen = 0;
-    if (MPI_SUCCESS != MPI_T_cvar_get_info(idx, pname, &nlen, &verbosity, &dt, &en, NULL, &dlen,
-                                           &bind, &scope) || MPI_T_ENUM_NULL == en) {
-        return 0;
-    }
-    elen = sizeof(ename);
-    MPI_T_enum_get_info(en, &nitems, ename, &elen);
-    for (int i = 0; i < nitems && n < max; ++i) {
-        int len = 32;
-        MPI_T_enum_get_item(en, i, &values[n], names[n], &len);
-        if (strcmp(names[n], "auto")) {
-            n++;
-        }
-    }
-    return n;
+    return tb_algorithms(coll, "auto", names, values, max);
 }
 
 /* ------------------------------------------------------------ determinism */

@@ -530,41 +530,6 @@ static void run_tags(MPI_Comm comm, size_t slot, size_t ns)
 
 /* ------------------------------------------------------------ MPI_T and main */
 
-/* name is in the comma-separated list (NULL: every name is) */
-static int listed(const char *list, const char *name)
-{
-    size_t len = strlen(name);
-    for (const char *p = list; NULL != p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
-        if (0 == strncmp(p, name, len) && (',' == p[len] || '\0' == p[len])) {
-            return 1;
-        }
-    }
-    return NULL == list;
-}
-
-static int cvar_rw(const char *name, int *v, int write)
-{
-    MPI_T_cvar_handle h;
-    int idx, count, rc;
-    if (MPI_SUCCESS != MPI_T_cvar_get_index(name, &idx)
-        || MPI_SUCCESS != MPI_T_cvar_handle_alloc(idx, NULL, &h, &count)) {
-        return -1;
-    }
-    rc = write ? MPI_T_cvar_write(h, v) : MPI_T_cvar_read(h, v);
-    MPI_T_cvar_handle_free(&h);
-    return MPI_SUCCESS == rc ? 0 : -1;
-}
-
-/* A duplicate of MPI_COMM_WORLD named name (its call report says what served it). */
-static MPI_Comm new_comm(const char *name)
-{
-    MPI_Comm comm;
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-    MPI_Comm_set_name(comm, name);
-    return comm;
-}
-
 /* After the communicator is freed (its report printed): what sig.sh expects of it. */
 static void expect(const char *name, const char *served)
 {
@@ -574,31 +539,16 @@ static void expect(const char *name, const char *served)
     }
 }
 
-/* The algorithms of coll (from the enumerator of coll_scc_<coll>_algorithm): "auto" and
- * every one but the fallback. */
+/* The algorithms of coll (tb_algorithms); without coll/scc (coll ^scc) just "none":
+ * whatever serves the calls, the results must be right. */
 static int algorithms(const char *coll, char names[][32], int *values, int max)
 {
-    char pname[96], ename[64];
-    int idx, n = 0, verbosity, bind, scope, nitems, nlen = sizeof(pname), dlen = 0, elen;
-    MPI_Datatype dt;
-    MPI_T_enum en;
-    snprintf(pname, sizeof(pname), "coll_scc_%s_algorithm", coll);
-    if (MPI_SUCCESS != MPI_T_cvar_get_index(pname, &idx)
-        || MPI_SUCCESS != MPI_T_cvar_get_info(idx, pname, &nlen, &verbosity, &dt, &en, NULL,
-                                              &dlen, &bind, &scope)
-        || MPI_T_ENUM_NULL == en) {
-        /* no coll/scc (coll ^scc): whatever serves the calls, the results must be right */
+    int n = tb_algorithms(coll, "fallback", names, values, max);
+    if (0 == n) {
         strcpy(names[0], "none");
         values[0] = -1;
         with_scc = 0;
-        return 1;
-    }
-    elen = sizeof(ename);
-    MPI_T_enum_get_info(en, &nitems, ename, &elen);
-    for (int i = 0; i < nitems && n < max; ++i) {
-        int len = 32;
-        MPI_T_enum_get_item(en, i, &values[n], names[n], &len);
-        n += 0 != strcmp(names[n], "fallback");
+        n = 1;
     }
     return n;
 }
@@ -641,15 +591,15 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     setup_types();
-    cvar_rw("coll_scc_shm_slot_size", &slot, 0);
-    cvar_rw("coll_scc_shm_nslots", &nslots, 0);
+    tb_cvar_rw("coll_scc_shm_slot_size", &slot, 0);
+    tb_cvar_rw("coll_scc_shm_nslots", &nslots, 0);
     /* on one node the component declines what runs between nodes only: nothing to check */
     one_node = tb_one_node(MPI_COMM_WORLD);
     for (size_t c = 0; c < sizeof(colls) / sizeof(colls[0]) && !tags; ++c) {
         char names[32][32], pname[96];
         int values[32], na = algorithms(colls[c], names, values, 32);
         snprintf(pname, sizeof(pname), "coll_scc_%s_algorithm", colls[c]);
-        for (int a = 0; a < na && listed(only_colls, colls[c]); ++a) {
+        for (int a = 0; a < na && tb_listed(only_colls, colls[c]); ++a) {
             int reduction = 1 == c || 2 == c || 8 == c;
             if (one_node && tb_nodes_only(colls[c], names[a])) {
                 continue;
@@ -657,7 +607,7 @@ int main(int argc, char **argv)
             for (int nc = 0; nc <= reduction; ++nc) {
                 char cname[MPI_MAX_OBJECT_NAME];
                 MPI_Comm comm;
-                if (values[a] >= 0 && 0 != cvar_rw(pname, &values[a], 1)) {
+                if (values[a] >= 0 && 0 != tb_cvar_rw(pname, &values[a], 1)) {
                     tb_fail("cannot force %s=%s through MPI_T", pname, names[a]);
                     continue;
                 }
@@ -665,7 +615,7 @@ int main(int argc, char **argv)
                          nc ? " nc" : "");
                 sparse = strcmp(names[a], "auto") && strcmp(names[a], "flat")
                          && strcmp(names[a], "none");
-                comm = new_comm(cname);
+                comm = tb_new_comm(cname);
                 switch (c) {
                 case 0: run_bcast(comm, names[a]); break;
                 case 1: run_reduction(comm, names[a], 0, nc); break;
@@ -682,12 +632,12 @@ int main(int argc, char **argv)
             }
             if (values[a] >= 0) {
                 values[a] = 0;
-                cvar_rw(pname, &values[a], 1);
+                tb_cvar_rw(pname, &values[a], 1);
             }
         }
     }
     if (tags && 4 == nprocs) {
-        MPI_Comm comm = new_comm("sig alltoallv flat tags");
+        MPI_Comm comm = tb_new_comm("sig alltoallv flat tags");
         run_tags(comm, (size_t) slot, (size_t) nslots);
         MPI_Comm_free(&comm);
         expect("sig alltoallv flat tags", "scc");

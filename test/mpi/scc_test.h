@@ -131,6 +131,69 @@ static inline int tb_nodes_only(const char *coll, const char *alg)
                && (0 == strcmp(coll, "gather") || 0 == strcmp(coll, "scatter")));
 }
 
+/* Whether name is in the comma-separated list (any name where list is NULL). */
+static inline int tb_listed(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; NULL != p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+        if (0 == strncmp(p, name, len) && (',' == p[len] || '\0' == p[len])) {
+            return 1;
+        }
+    }
+    return NULL == list;
+}
+
+/* A duplicate of MPI_COMM_WORLD named name, errors returned (its call report says what
+ * served it). */
+static inline MPI_Comm tb_new_comm(const char *name)
+{
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    MPI_Comm_set_name(comm, name);
+    return comm;
+}
+
+/* Reads (write 0) or writes the int control variable `name` through MPI_T: 0 on success. */
+static inline int tb_cvar_rw(const char *name, int *v, int write)
+{
+    MPI_T_cvar_handle h;
+    int idx, count, rc;
+    if (MPI_SUCCESS != MPI_T_cvar_get_index(name, &idx)
+        || MPI_SUCCESS != MPI_T_cvar_handle_alloc(idx, NULL, &h, &count)) {
+        return -1;
+    }
+    rc = write ? MPI_T_cvar_write(h, v) : MPI_T_cvar_read(h, v);
+    MPI_T_cvar_handle_free(&h);
+    return MPI_SUCCESS == rc ? 0 : -1;
+}
+
+/* The algorithms coll_scc_<coll>_algorithm offers but `skip` ("auto" and "fallback" are
+ * among them), its enumerator's names and values; 0 without the component. */
+static inline int tb_algorithms(const char *coll, const char *skip, char names[][32],
+                                int *values, int max)
+{
+    char pname[96], ename[64];
+    int idx, n = 0, verbosity, bind, scope, nitems, nlen = sizeof(pname), dlen = 0, elen;
+    MPI_Datatype dt;
+    MPI_T_enum en;
+    snprintf(pname, sizeof(pname), "coll_scc_%s_algorithm", coll);
+    if (MPI_SUCCESS != MPI_T_cvar_get_index(pname, &idx)
+        || MPI_SUCCESS != MPI_T_cvar_get_info(idx, pname, &nlen, &verbosity, &dt, &en, NULL,
+                                              &dlen, &bind, &scope)
+        || MPI_T_ENUM_NULL == en) {
+        return 0;
+    }
+    elen = sizeof(ename);
+    MPI_T_enum_get_info(en, &nitems, ename, &elen);
+    for (int i = 0; i < nitems && n < max; ++i) {
+        int len = 32;
+        MPI_T_enum_get_item(en, i, &values[n], names[n], &len);
+        n += 0 != strcmp(names[n], skip);
+    }
+    return n;
+}
+
 /* Ends the test: every rank's failures are summed; returns the exit code. */
 static int tb_finish(void)
 {

@@ -28,7 +28,8 @@ printf 'void f(long *p) { __atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST); }\n' > "$o
 $SCC_P54C_COMPILE -S -o "$out/rmw.s" "$out/rmw.c" && rmw_in "$out/rmw.s" | grep -q .
 if [ $? -eq 0 ]; then ok "the check sees an atomic add"; else not_ok "the check sees an atomic add"; fi
 
-for f in coll_scc_xport coll_scc_xport_mpb coll_scc_mpb_lock coll_scc_flat coll_scc_exec coll_scc_run; do
+for f in coll_scc_xport coll_scc_xport_mpb coll_scc_mpb_lock coll_scc_flat coll_scc_exec coll_scc_run \
+         coll_scc_drain; do
     # shellcheck disable=SC2086
     if ! $SCC_P54C_COMPILE -DSCC_P54C -S -o "$out/$f.s" "$src/$f.c"; then
         not_ok "$f.c compiles with -DSCC_P54C"

@@ -9,48 +9,87 @@
 
 #include "opal/mca/base/mca_base_var.h"
 
-/* "<rank>:<step>,...": the steps that fail on purpose, and where */
+/* "<rank>:<step>[@<call>],...": the steps that fail on purpose, and where */
 static char *scc_fail_setup = NULL;
+bool mca_coll_scc_faults = false;
 
 int mca_coll_scc_agree_register_params(void)
 {
     scc_fail_setup = "";
     (void) mca_base_component_var_register(&mca_coll_scc_component.super.collm_version,
         "fail_setup",
-        "Testing only: a comma-separated list of <communicator rank>:<step>; that rank of every "
-        "communicator set up fails that step as if memory or a mapping were missing (steps: "
-        "topo, children, xport, mpb, device, claim, segment, buffers, cma, pml and plans at "
-        "setup, plan when a call needs a new plan; killed: the rank that made a segment file "
-        "kills itself with SIGKILL before anyone attached).  Every member must then decline "
-        "alike",
+        "Testing only: a comma-separated list of <communicator rank>:<step>[@<call>]; that rank "
+        "of every communicator set up fails that step as if memory or a mapping were missing "
+        "(steps: topo, children, xport, mpb, device, claim, segment, buffers, cma, pml and "
+        "plans at setup, where every member must then decline alike; killed: the rank that "
+        "made a segment file kills itself with SIGKILL before anyone attached; at calls: plan "
+        "when a call needs a new plan, scratch when it asks for a scratch buffer -- with "
+        "@<call>, in the communicator's <call>-th collective only (counting from 1) -- where "
+        "every member must still end the call, with its error or with the job's end naming "
+        "the cause)",
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, MCA_BASE_VAR_FLAG_INTERNAL, OPAL_INFO_LVL_9,
         MCA_BASE_VAR_SCOPE_READONLY, &scc_fail_setup);
+    mca_coll_scc_faults = NULL != scc_fail_setup && '\0' != *scc_fail_setup;
     return OMPI_SUCCESS;
 }
 
-bool mca_coll_scc_fault(const mca_coll_scc_module_t *m, const char *step)
+/* Collective calls the module has ended so far (the verbose call report's counts). */
+static uint64_t scc_calls_ended(const mca_coll_scc_module_t *m)
+{
+    uint64_t n = 0;
+    for (int c = 0; c < SCC_COLL_COUNT; ++c) {
+        for (int a = 0; a < SCC_ALG_COUNT; ++a) {
+            n += m->calls[c][a];
+        }
+    }
+    return n;
+}
+
+/* The entry of the list that names this rank and step: at setup (call 0), one without
+ * @<call>; at a call, one without or with that call's number. */
+static bool scc_fault_named(const mca_coll_scc_module_t *m, const char *step, uint64_t call)
 {
     const char *p = scc_fail_setup;
     size_t len = strlen(step);
 
-    if (OPAL_LIKELY(NULL == p || '\0' == *p)) {
-        return false;
-    }
     while (NULL != p && '\0' != *p) {
         char *end;
         long r = strtol(p, &end, 10);
-        if (end != p && ':' == *end && r == m->rank && 0 == strncmp(end + 1, step, len)
-            && (',' == end[1 + len] || '\0' == end[1 + len])) {
-            static int fired;   /* said once per process at verbose 1 (plans fail per call) */
-            SCC_VERBOSE(0 == __atomic_fetch_add(&fired, 1, __ATOMIC_RELAXED) ? 1 : 3,
-                        "coll:scc: comm %u (%s) size %d: rank %d: %s fails here "
-                        "(coll_scc_fail_setup)", m->cid, m->name, m->size, m->rank, step);
-            return true;
+        if (end != p && ':' == *end && r == m->rank && 0 == strncmp(end + 1, step, len)) {
+            const char *after = end + 1 + len;
+            if (',' == *after || '\0' == *after) {
+                return true;
+            }
+            if ('@' == *after && call > 0 && strtoull(after + 1, &end, 10) == call
+                && (',' == *end || '\0' == *end)) {
+                return true;
+            }
         }
         p = strchr(p, ',');
         p = NULL != p ? p + 1 : NULL;
     }
     return false;
+}
+
+static bool scc_fault_fires(const mca_coll_scc_module_t *m, const char *step, uint64_t call)
+{
+    static int fired;   /* said once per process at verbose 1 (plans fail per call) */
+
+    if (!scc_fault_named(m, step, call)) {
+        return false;
+    }
+    SCC_VERBOSE(0 == __atomic_fetch_add(&fired, 1, __ATOMIC_RELAXED) ? 1 : 3,
+                "coll:scc: comm %u (%s) size %d: rank %d: %s fails here "
+                "(coll_scc_fail_setup)", m->cid, m->name, m->size, m->rank, step);
+    return true;
+}
+
+bool mca_coll_scc_fault(const mca_coll_scc_module_t *m, const char *step)
+{
+    if (OPAL_LIKELY(!mca_coll_scc_faults)) {
+        return false;
+    }
+    return scc_fault_fires(m, step, SCC_STATE_ACTIVE == m->state ? scc_calls_ended(m) + 1 : 0);
 }
 
 int mca_coll_scc_agree(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, int mine)

@@ -17,10 +17,13 @@ unsigned mca_coll_scc_agree_mask(mca_coll_scc_module_t *m, struct ompi_communica
 int mca_coll_scc_agree_first(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
                              bool ok);
 
-/* True when coll_scc_fail_setup names this rank of m's communicator and step: the caller
- * then fails that step here, as an allocation or a mapping would.  Testing only: an empty
- * parameter costs one compare, and setup and plan making are the only callers. */
+/* True when coll_scc_fail_setup names this rank of m's communicator and step (at a call:
+ * with no call number, or this call's): the caller then fails that step here, as an
+ * allocation or a mapping would.  Testing only: an empty parameter costs one compare. */
 bool mca_coll_scc_fault(const mca_coll_scc_module_t *m, const char *step);
+
+/* coll_scc_fail_setup names something */
+extern bool mca_coll_scc_faults;
 
 int mca_coll_scc_agree_register_params(void);
 

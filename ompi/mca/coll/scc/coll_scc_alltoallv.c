@@ -119,7 +119,8 @@ int mca_coll_scc_alltoallv(const void *sbuf, const int *scounts, const int *sdis
     /* byte counts and offsets: send, send offsets, receive, receive offsets */
     v = mca_coll_scc_scratch(m, SCC_SCRATCH_ARGS, 4 * (size_t) n * sizeof(size_t));
     if (NULL == v) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+                                        "there is no memory for its byte counts");
     }
     for (int i = 0; i < n; ++i) {
         v[i] = (size_t) s.counts[i] * ssize;
@@ -130,13 +131,15 @@ int mca_coll_scc_alltoallv(const void *sbuf, const int *scounts, const int *sdis
     if (s.contig && !in_place) {
         in = scc_blocks_direct(&s, n, v, v + n);
     } else if (NULL == (in = scc_blocks_packed(m, SCC_SCRATCH_IN, &s, n, v, v + n, true))) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+                                        "there is no memory for a copy of the blocks");
     }
     if (r.contig) {
         out = scc_blocks_direct(&r, n, v + 2 * n, v + 3 * n);
     } else if (NULL == (out = scc_blocks_packed(m, SCC_SCRATCH_OUT, &r, n, v + 2 * n, v + 3 * n,
                                                 false))) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+                                        "there is no memory for a copy of the blocks");
     }
     rc = SCC_ALG_FLAT == alg
              ? mca_coll_scc_alltoallv_flat(m, in, v, v + n, out, v + 2 * n, v + 3 * n)

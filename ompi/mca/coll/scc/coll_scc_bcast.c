@@ -1,15 +1,76 @@
-/* coll_scc_bcast.c: MPI_Bcast: choose an algorithm, or hand the call to the fallback. */
+/* coll_scc_bcast.c: MPI_Bcast: choose an algorithm, or hand the call to the fallback; a
+ * receiver whose count is not the root's joins the call as the root runs it.
+ *
+ * Each rank picks the algorithm, its blocks and its plan from its own bytes, and only the
+ * root's are right.  A receiver finds the root's shape (algorithm and bytes) in its first
+ * message of the call, or, when that message never comes, in any message of the call on
+ * its node (coll_scc_drain.c); before it took anything, it starts the call again as the
+ * root runs it.  So an erroneous broadcast ends on every member and leaves nothing behind:
+ * receivers with more room than the root sends get the root's bytes and succeed (as the
+ * pml lets a shorter message through, and tuned with it), those with less keep what fits
+ * and return MPI_ERR_TRUNCATE.  Messages between nodes carry no shape: there the ranks'
+ * choices must meet by themselves (README, "Erroneous and failing calls"). */
 #include "coll_scc.h"
 #include "coll_scc_flat.h"
 #include "coll_scc_run.h"
 
+#include <string.h>
+
 #include "ompi/datatype/ompi_datatype.h"
+
+/* Algorithm a for `bytes` from root; the first `cap` of them land in data (NULL: the call
+ * goes on without data, x->fail). */
+static int scc_bcast_run(mca_coll_scc_module_t *m, scc_alg_t a, char *data, size_t bytes,
+                         size_t cap, int root)
+{
+    return SCC_ALG_FLAT == a ? mca_coll_scc_bcast_flat(m, data, bytes, cap, root)
+                             : mca_coll_scc_bcast_sched(m, a, data, bytes, root);
+}
+
+/* My first message said the root broadcasts another shape (x->met): the call again, as the
+ * root runs it, into data where the root's bytes fit, else (a schedule forwards whole
+ * blocks) into scratch, of which my `bytes` are kept.  *ran: the algorithm that ran; *got:
+ * the bytes of data it filled. */
+static int scc_bcast_rejoin(mca_coll_scc_module_t *m, char *data, size_t bytes, int root,
+                            scc_alg_t *ran, size_t *got)
+{
+    scc_xport_t *x = m->xp;
+    const uint64_t shape = x->met;
+    const scc_alg_t a = scc_shape_alg(shape);
+    const size_t total = scc_shape_bytes(shape);
+    char *buf = data;
+    int rc;
+
+    SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d: MPI_Bcast of %zu bytes where "
+                "root %d sends %zu: runs the root's %s", m->cid, m->name, m->rank, m->size,
+                bytes, root, total, scc_alg_name(a));
+    scc_xport_again(x);
+    x->shape = shape;
+    if (NULL == data) {
+        /* my packed copy was missing already */
+        (void) mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM, SCC_WHY_PACK);
+    } else if (SCC_ALG_FLAT != a && total > bytes) {
+        /* (no schedule of a broadcast uses scratch 0) */
+        buf = mca_coll_scc_scratch(m, 0, total);
+        if (NULL == buf) {
+            (void) mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM,
+                                            "there is no memory for the root's data");
+        }
+    }
+    *ran = a;
+    *got = bytes < total ? bytes : total;
+    rc = scc_bcast_run(m, a, buf, total, *got, root);
+    if (OMPI_SUCCESS == rc && buf != data) {
+        memcpy(data, buf, bytes);
+    }
+    return OMPI_SUCCESS == rc && total > bytes ? MPI_ERR_TRUNCATE : rc;
+}
 
 int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int root,
                        struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
-    size_t dtsize, bytes;
+    size_t dtsize, bytes, got;
     bool packed = false;
     char *data;
     scc_alg_t alg;
@@ -25,26 +86,37 @@ int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int
         goto fallback;
     }
     if (0 == bytes) {
+        /* no message at all: a rank whose count is 0 (the same, empty, type signature as a
+           zero-size type's) never reaches a component -- the MPI layer returns */
         mca_coll_scc_count(m, SCC_COLL_BCAST, alg);
         return OMPI_SUCCESS;
     }
-    /* the root reads its data, the others write theirs */
+    /* my messages say what I run; a receiver checks that its first one says the same */
+    m->xp->shape = scc_shape(alg, bytes);
+    m->xp->shape_check = m->rank != root;
+    /* the root reads its data, the others write theirs; without a packed copy the call
+       goes on without data here (every member still ends it) */
     if (m->rank == root) {
         data = (char *) scc_view_in(m, buff, (size_t) count, dtype, bytes);
     } else {
         data = scc_view_out(m, buff, (size_t) count, dtype, bytes, &packed);
     }
     if (NULL == data) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        (void) mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM, SCC_WHY_PACK);
     }
-    rc = SCC_ALG_FLAT == alg ? mca_coll_scc_bcast_flat(m, data, bytes, root)
-                             : mca_coll_scc_bcast_sched(m, alg, data, bytes, root);
+    rc = scc_bcast_run(m, alg, data, bytes, bytes, root);
     if (OMPI_ERR_NOT_AVAILABLE == rc) {
+        scc_xport_forget(m->xp);
         goto fallback;
     }
+    got = bytes;
+    if (SCC_ERR_RESHAPE == rc) {
+        rc = scc_bcast_rejoin(m, data, bytes, root, &alg, &got);
+    }
     mca_coll_scc_count(m, SCC_COLL_BCAST, alg);
-    if (OMPI_SUCCESS == rc) {
-        rc = scc_view_out_done(buff, (size_t) count, dtype, data, bytes, packed);
+    if (OMPI_SUCCESS == rc || MPI_ERR_TRUNCATE == rc) {
+        int r = scc_view_out_done(buff, (size_t) count, dtype, data, got, packed);
+        rc = OMPI_SUCCESS == rc ? r : rc;
     }
     return rc;
 

@@ -38,7 +38,8 @@
  *   collective tags    SCC_COLL_TAG(BCAST), SCC_COLL_TAG(ALLREDUCE), ...
  *                      the blocking tags are -10..-26 in both, but the ranges after them
  *                      (nonblocking base, FT agreement, UCC, HCOLL) were renumbered in 5.0:
- *                      name tags through the macros, never by number
+ *                      name tags through the macros, never by number; a call's own tag:
+ *                      scc_coll_reserve_tag(comm), ompi_coll_base_nbc_reserve_tags in both
  *   idle progress      scc_yield_when_idle() (also SCC_YIELD_WHEN_IDLE()), scc_yield()
  *                      opal_progress_yield_when_idle in both; sched_yield() | opal_thread_yield()
  *   runtime up         scc_rte_ready(): false where no job runs (ompi_info opens components)
@@ -232,6 +233,14 @@ static inline int scc_retain_datatypes_w(ompi_request_t *req, ompi_datatype_t *c
 _Static_assert(SCC_COLL_TAG_FIRST == -10 && SCC_COLL_TAG_LAST == -26
                && SCC_COLL_TAG(BCAST) == -17 && SCC_COLL_TAG(ALLREDUCE) == -12,
                "the blocking collective tags moved: check every use of SCC_COLL_TAG");
+
+/* A tag of the communicator's own for one call, from the range Open MPI's nonblocking
+ * collectives take theirs from (ompi_coll_base_nbc_reserve_tags in both series): every
+ * member must reserve at the same calls. */
+static inline int scc_coll_reserve_tag(struct ompi_communicator_t *comm)
+{
+    return ompi_coll_base_nbc_reserve_tags(comm, 1);
+}
 
 /* ---------------------------------------------------------------- progress */
 

@@ -2,6 +2,7 @@
  * copies, reductions, alltoall pair lists), and the module's reusable scratch buffers. */
 #include <string.h>
 
+#include "coll_scc_agree.h"
 #include "coll_scc_exec.h"
 
 /* ------------------------------------------------------------ vectors */
@@ -35,15 +36,15 @@ static inline void scc_step_bytes(const scc_exec_buf_t *b, const scc_step_t *st,
     }
 }
 
-/* Byte off of the message in work, in input */
+/* Byte off of the message in work, in input (NULL: a call that goes on without data) */
 static inline char *scc_work_at(const scc_exec_buf_t *b, size_t off)
 {
-    return b->work + (off - b->work_at);
+    return NULL != b->work ? b->work + (off - b->work_at) : NULL;
 }
 
 static inline const char *scc_input_at(const scc_exec_buf_t *b, size_t off)
 {
-    return b->input + (off - b->input_at);
+    return NULL != b->input ? b->input + (off - b->input_at) : NULL;
 }
 
 /* Receives over the pml posted ahead of their steps (p->early), so that a message from
@@ -87,6 +88,47 @@ static void scc_ahead_fill(scc_xport_t *x, const scc_plan_t *p, const scc_exec_b
     }
 }
 
+/* Step i of plan p (a receive posted ahead is completed). */
+static int scc_exec_step(scc_xport_t *x, const scc_plan_t *p, const scc_exec_buf_t *b,
+                         uint32_t tagbase, long i, scc_ahead_t *ahead)
+{
+    const scc_step_t *st = &p->s.steps[i];
+    size_t off, len;
+
+    scc_step_bytes(b, st, &off, &len);
+    if (NULL != p->early) {
+        scc_ahead_fill(x, p, b, ahead, i);
+        if (ahead->n > 0 && ahead->step[ahead->head] == i) {
+            int slot = ahead->slot[ahead->head];
+            ahead->head = (ahead->head + 1) % SCC_PML_AHEAD;
+            ahead->n--;
+            return scc_pml_complete(x, slot, st->peer, len,
+                                    SCC_STEP_RECV_REDUCE == st->kind ? scc_work_at(b, off)
+                                                                     : NULL,
+                                    (st->flags & SCC_STEP_F_INPUT) ? scc_input_at(b, off)
+                                                                   : NULL,
+                                    b->dtsize > 0 ? len / b->dtsize : 0, b->dtype, b->op);
+        }
+    }
+    switch (st->kind) {
+    case SCC_STEP_SEND:
+        return scc_xport_send(x, tagbase + st->tag,
+                              (st->flags & SCC_STEP_F_INPUT) ? scc_input_at(b, off)
+                                                             : scc_work_at(b, off), len,
+                              st->nreaders, b->stable,
+                              NULL != p->readers ? p->readers + p->readers_at[i] : NULL);
+    case SCC_STEP_RECV:
+        return scc_xport_recv(x, st->peer, tagbase + st->tag, scc_work_at(b, off), len);
+    case SCC_STEP_RECV_REDUCE:
+        return scc_xport_recv_reduce(x, st->peer, tagbase + st->tag, scc_work_at(b, off),
+                                     (st->flags & SCC_STEP_F_INPUT) ? scc_input_at(b, off)
+                                                                    : NULL,
+                                     len / b->dtsize, b->dtype, b->op);
+    default:
+        return OMPI_ERR_BAD_PARAM;
+    }
+}
+
 int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_exec_buf_t *b,
                       uint32_t tagbase)
 {
@@ -96,49 +138,18 @@ int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_e
     int rc = OMPI_SUCCESS;
 
     x->send_copy = 0 != (s->flags & SCC_SCHED_F_SEND_COPY);
-    for (long i = 0; i < s->nsteps && OMPI_SUCCESS == rc; ++i) {
-        const scc_step_t *st = &s->steps[i];
-        size_t off, len;
-
-        scc_step_bytes(b, st, &off, &len);
-        if (NULL != p->early) {
-            scc_ahead_fill(x, p, b, &ahead, i);
-            if (ahead.n > 0 && ahead.step[ahead.head] == i) {
-                int slot = ahead.slot[ahead.head];
-                ahead.head = (ahead.head + 1) % SCC_PML_AHEAD;
-                ahead.n--;
-                rc = scc_pml_complete(x, slot, st->peer, len,
-                                      SCC_STEP_RECV_REDUCE == st->kind ? scc_work_at(b, off)
-                                                                       : NULL,
-                                      (st->flags & SCC_STEP_F_INPUT) ? scc_input_at(b, off)
-                                                                     : NULL,
-                                      b->dtsize > 0 ? len / b->dtsize : 0, b->dtype, b->op);
-                continue;
-            }
+    /* an error does not stop the schedule: the rest runs without data, its messages
+       poisoned (x->fail), so every peer's schedule ends and no message stays behind */
+    for (long i = 0; i < s->nsteps; ++i) {
+        int r = scc_exec_step(x, p, b, tagbase, i, &ahead);
+        if (OPAL_UNLIKELY(SCC_ERR_RESHAPE == r)) {
+            rc = r;     /* nothing taken: the caller runs the call as the root does */
+            break;
         }
-        switch (st->kind) {
-        case SCC_STEP_SEND:
-            rc = scc_xport_send(x, tagbase + st->tag,
-                                (st->flags & SCC_STEP_F_INPUT) ? scc_input_at(b, off)
-                                                               : scc_work_at(b, off), len,
-                                st->nreaders, b->stable,
-                                NULL != p->readers ? p->readers + p->readers_at[i] : NULL);
-            break;
-        case SCC_STEP_RECV:
-            rc = scc_xport_recv(x, st->peer, tagbase + st->tag, scc_work_at(b, off), len);
-            break;
-        case SCC_STEP_RECV_REDUCE:
-            rc = scc_xport_recv_reduce(x, st->peer, tagbase + st->tag, scc_work_at(b, off),
-                                       (st->flags & SCC_STEP_F_INPUT) ? scc_input_at(b, off)
-                                                                      : NULL,
-                                       len / b->dtsize, b->dtype, b->op);
-            break;
-        default:
-            rc = OMPI_ERR_BAD_PARAM;
-        }
+        scc_xport_note(x, &rc, r);
     }
     x->send_copy = false;
-    /* an error leaves posted receives behind: they must not outlive the call */
+    /* only a reshape leaves receives posted ahead: the call starts again */
     while (ahead.n > 0) {
         scc_pml_cancel(x, ahead.slot[ahead.head]);
         ahead.head = (ahead.head + 1) % SCC_PML_AHEAD;
@@ -184,6 +195,58 @@ static void scc_pairs_copy(const scc_plan_t *p, const scc_exec_pairs_t *b, const
     }
 }
 
+/* One step of a pair list (piece k), its message `bytes` long. */
+static int scc_pairs_step(scc_xport_t *x, const scc_plan_t *p, const scc_exec_pairs_t *b,
+                          long i, uint32_t tag, size_t bytes, char *bounce, size_t k,
+                          size_t piece)
+{
+    const scc_step_t *st = &p->s.steps[i];
+    const int *readers = NULL != p->readers ? p->readers + p->readers_at[i] : NULL;
+    scc_msg_hdr_t *h;
+    bool done;
+    int rc;
+
+    if (OPAL_UNLIKELY(0 != x->fail)) {
+        /* without data: poison out, messages only taken */
+        return SCC_STEP_SEND == st->kind
+                   ? scc_xport_send(x, tag, NULL, bytes, st->nreaders, false, readers)
+                   : scc_xport_recv(x, st->peer, tag, NULL, bytes);
+    }
+    if (NULL != bounce) {
+        if (SCC_STEP_SEND == st->kind) {
+            scc_pairs_copy(p, b, st, bounce, true, k, piece);
+            return scc_xport_send(x, tag, bounce, bytes, st->nreaders, false, readers);
+        }
+        rc = scc_xport_recv(x, st->peer, tag, bounce, bytes);
+        if (OMPI_SUCCESS == rc) {
+            scc_pairs_copy(p, b, st, bounce, false, k, piece);
+        }
+        return rc;
+    }
+    if (SCC_STEP_SEND == st->kind) {
+        char *slot = scc_xport_send_slot(x, tag, bytes);
+        if (NULL == slot) {
+            x->fail = OMPI_ERR_BAD_PARAM;
+            return scc_xport_send(x, tag, NULL, bytes, st->nreaders, false, readers);
+        }
+        scc_pairs_copy(p, b, st, slot, true, k, piece);
+        scc_xport_send_publish(x, tag, bytes, st->nreaders);
+        return OMPI_SUCCESS;
+    }
+    h = scc_xport_wait(x, st->peer, tag);
+    rc = scc_xport_take(x, st->peer, tag, h, &done);
+    if (done) {
+        return rc;
+    }
+    if (h->len != bytes) {
+        rc = MPI_ERR_TRUNCATE;
+    } else {
+        scc_pairs_copy(p, b, st, (char *) scc_xport_data(x, st->peer, tag, h), false, k, piece);
+    }
+    scc_xport_release(x, st->peer, tag);
+    return rc;
+}
+
 int mca_coll_scc_exec_pairs(mca_coll_scc_module_t *m, const scc_plan_t *p,
                             const scc_exec_pairs_t *b, uint32_t tagbase, size_t k, size_t piece)
 {
@@ -197,47 +260,21 @@ int mca_coll_scc_exec_pairs(mca_coll_scc_module_t *m, const scc_plan_t *p,
     int rc = OMPI_SUCCESS;
 
     if (NULL != p->readers && NULL == bounce) {
-        return SCC_ERR_NO_MEM;
+        rc = mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM,
+                                      "there is no memory for a message buffer");
     }
     x->send_copy = NULL != bounce;
-    for (long i = 0; i < s->nsteps && OMPI_SUCCESS == rc; ++i) {
+    /* as the executor: an error does not stop the lists, the rest goes without data */
+    for (long i = 0; i < s->nsteps; ++i) {
         const scc_step_t *st = &s->steps[i];
-        uint32_t tag = tagbase + st->tag;
         size_t bytes = 0;
 
         /* both sides know every pair's size: the message is the pairs' pieces, in order */
         for (uint32_t j = 0; j < st->nblocks; ++j) {
             bytes += scc_piece_len(scc_pair_size(b, s->list[st->block + j]), k, piece);
         }
-        if (NULL != bounce) {
-            if (SCC_STEP_SEND == st->kind) {
-                scc_pairs_copy(p, b, st, bounce, true, k, piece);
-                rc = scc_xport_send(x, tag, bounce, bytes, st->nreaders, false,
-                                    p->readers + p->readers_at[i]);
-            } else {
-                rc = scc_xport_recv(x, st->peer, tag, bounce, bytes);
-                if (OMPI_SUCCESS == rc) {
-                    scc_pairs_copy(p, b, st, bounce, false, k, piece);
-                }
-            }
-        } else if (SCC_STEP_SEND == st->kind) {
-            char *slot = scc_xport_send_slot(x, tag, bytes);
-            if (NULL == slot) {
-                rc = OMPI_ERR_BAD_PARAM;
-                break;
-            }
-            scc_pairs_copy(p, b, st, slot, true, k, piece);
-            scc_xport_send_publish(x, tag, bytes, st->nreaders);
-        } else {
-            scc_msg_hdr_t *h = scc_xport_wait(x, st->peer, tag);
-            if (h->len != bytes) {
-                rc = MPI_ERR_TRUNCATE;
-            } else {
-                scc_pairs_copy(p, b, st, (char *) scc_xport_data(x, st->peer, tag, h), false, k,
-                               piece);
-            }
-            scc_xport_release(x, st->peer, tag);
-        }
+        scc_xport_note(x, &rc, scc_pairs_step(x, p, b, i, tagbase + st->tag, bytes, bounce, k,
+                                              piece));
     }
     x->send_copy = false;
     return rc;
@@ -247,6 +284,9 @@ int mca_coll_scc_exec_pairs(mca_coll_scc_module_t *m, const scc_plan_t *p,
 
 void *mca_coll_scc_scratch(mca_coll_scc_module_t *m, int which, size_t bytes)
 {
+    if (OPAL_UNLIKELY(mca_coll_scc_faults) && mca_coll_scc_fault(m, "scratch")) {
+        return NULL;
+    }
     if (bytes > m->scratch[which].bytes) {
         void *p = realloc(m->scratch[which].ptr, bytes);
         if (NULL == p) {

@@ -4,6 +4,7 @@
 #define MCA_COLL_SCC_EXEC_H
 
 #include "coll_scc.h"
+#include "coll_scc_drain.h"
 #include "coll_scc_sched.h"
 #include "coll_scc_xport.h"
 
@@ -73,17 +74,20 @@ int mca_coll_scc_exec_pairs(mca_coll_scc_module_t *m, const scc_plan_t *p,
                             const scc_exec_pairs_t *b, uint32_t tagbase, size_t k, size_t piece);
 
 /* The plan of (collective, algorithm, root, blocks) for this rank (coll_scc_plan.c): held
- * by the communicator, else made now -- at the same call on every member, which agree on it.
- * NULL on every member alike when one of them could not make it. */
+ * by this rank, else made now by it alone.  NULL where no such schedule exists (on every
+ * member alike: it depends on the key only); a plan this rank has no memory for ends the
+ * job (the others run it already). */
 const scc_plan_t *mca_coll_scc_plan(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a,
                                     int root, uint32_t nblocks);
 /* At setup, after the transport and the table: the plans set (agreed by all members) with
  * the plans the communicator alone decides; an error on every member alike. */
 int mca_coll_scc_plans_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm);
-/* coll_scc_plan_make.c: makes this rank's plan of (c, a, root, nblocks) into p, alone (the
- * set agrees on it); false when it cannot (p is then cleared). */
-bool mca_coll_scc_plan_make(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a, int root,
-                            uint32_t nblocks, scc_plan_t *p);
+/* coll_scc_plan_make.c: makes this rank's plan of (c, a, root, nblocks) into p, alone;
+ * SCC_PLAN_MADE, or (p then cleared) SCC_PLAN_NONE where the schedule does not exist for
+ * that key (the same on every member), SCC_PLAN_NOMEM where this rank could not make it. */
+enum { SCC_PLAN_MADE = 0, SCC_PLAN_NONE, SCC_PLAN_NOMEM };
+int mca_coll_scc_plan_make(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a, int root,
+                           uint32_t nblocks, scc_plan_t *p);
 void mca_coll_scc_plan_clear(scc_plan_t *p);
 /* Verbose 2: plans made at setup and at calls, declined, held. */
 void mca_coll_scc_plans_report(const mca_coll_scc_module_t *m);
@@ -95,9 +99,13 @@ void *mca_coll_scc_scratch(mca_coll_scc_module_t *m, int which, size_t bytes);
 /* What a call returns when memory it needs at call time is missing (scratch buffers grow
  * with the message, so they cannot all be made at setup).  Only this member fails, and the
  * others are already inside the collective: agreeing would cost every call a round trip,
- * so the call ends in an MPI error through the communicator's error handler (by default
- * that ends the job) -- never in another algorithm that the others would not run. */
+ * so the member goes through the call without data where the algorithm can (then the
+ * call returns this, and every member whose data came through it its own error), else the
+ * job ends naming the cause (mca_coll_scc_call_failed) -- never another algorithm that
+ * the others would not run, never an early return that leaves them waiting. */
 #define SCC_ERR_NO_MEM MPI_ERR_NO_MEM
+
+
 
 /* Byte views of user data (coll_scc_dtype.c) */
 bool scc_dtype_contig(struct ompi_datatype_t *dt, size_t count, ptrdiff_t *lb);

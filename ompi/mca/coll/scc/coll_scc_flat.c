@@ -37,7 +37,7 @@ void scc_combine(struct ompi_op_t *op, const char **p, int n, char *acc, size_t 
 int scc_flat_recv_single(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len)
 {
     scc_msg_hdr_t *h = scc_xport_wait(x, peer, tag);
-    if (OPAL_UNLIKELY(h->len != len || SCC_MSG_CMA == h->kind)) {
+    if (OPAL_UNLIKELY(h->len != len || h->kind >= SCC_MSG_CMA)) {
         /* not a single shared-memory message of that length: the general path */
         return scc_xport_recv(x, peer, tag, buf, len);
     }
@@ -48,41 +48,83 @@ int scc_flat_recv_single(scc_xport_t *x, int peer, uint32_t tag, void *buf, size
 
 /* ------------------------------------------------------------ bcast */
 
-int mca_coll_scc_bcast_flat(mca_coll_scc_module_t *m, char *buf, size_t bytes, int root)
+/* The messages of a direct broadcast of `bytes`: one exposed single-copy, else pieces of
+ * this many bytes (one when they all fit) -- the same on every rank from the same bytes. */
+static size_t scc_bcast_flat_piece(const scc_xport_t *x, size_t bytes)
 {
-    scc_xport_t *x = m->xp;
-    size_t piece = scc_xport_piece(x, bytes, x->pipe);
+    return scc_single_copy(x, bytes) ? bytes : scc_xport_piece(x, bytes, x->pipe);
+}
+
+/* The root: the readers copy a piece while the root copies the next.  After a failure
+ * (x->fail, buf NULL) the same messages go as poison. */
+static int scc_bcast_flat_give(scc_xport_t *x, const char *buf, size_t bytes)
+{
+    const size_t piece = scc_bcast_flat_piece(x, bytes);
+    uint32_t tag = 0;
     int rc = OMPI_SUCCESS;
 
-    scc_xport_begin(x);
     if (scc_single_copy(x, bytes)) {
-        if (x->rank == root) {
-            rc = scc_xport_expose(x, 0, buf, bytes, x->size - 1, NULL, 0);
-        } else {
-            scc_msg_hdr_t *h = scc_xport_wait(x, root, 0);
-            rc = scc_xport_read(x, root, h, 0, buf, bytes);
-            scc_xport_release(x, root, 0);
+        return scc_xport_expose(x, 0, buf, bytes, x->size - 1, NULL, 0);
+    }
+    for (size_t off = 0; off < bytes; off += piece, ++tag) {
+        /* (after an error the rest goes as poison) */
+        scc_xport_note(x, &rc, scc_xport_send(x, tag, NULL != buf ? buf + off : NULL,
+                                              scc_min(bytes - off, piece), x->size - 1, false,
+                                              NULL));
+    }
+    return rc;
+}
+
+/* A reader: every message of the root's `bytes` (the call's shape) is taken and
+ * acknowledged; the first `cap` bytes land in buf (all of them, but in a rejoin whose root
+ * sends more than this rank's count; none after x->fail).  SCC_ERR_RESHAPE when the first
+ * message says the root's call has another shape (nothing taken). */
+static int scc_bcast_flat_take(scc_xport_t *x, int root, char *buf, size_t bytes, size_t cap)
+{
+    const size_t piece = scc_bcast_flat_piece(x, bytes);
+    uint32_t tag = 0;
+    int rc = OMPI_SUCCESS;
+
+    for (size_t off = 0; off < bytes; off += piece, ++tag) {
+        const size_t len = scc_min(bytes - off, piece);
+        const size_t keep = off < cap ? scc_min(len, cap - off) : 0;
+        scc_msg_hdr_t *h = scc_xport_wait(x, root, tag);
+        bool done;
+        int r = scc_xport_take(x, root, tag, h, &done);
+
+        if (SCC_ERR_RESHAPE == r) {
+            return r;
         }
-    } else if (bytes <= piece) {
-        if (x->rank == root) {
-            rc = scc_xport_send(x, 0, buf, bytes, x->size - 1, false, NULL);
-        } else {
-            rc = scc_flat_recv_single(x, root, 0, buf, bytes);
-        }
-    } else {
-        /* pieces: the readers copy one while the root copies the next */
-        uint32_t tag = 0;
-        for (size_t off = 0; off < bytes && OMPI_SUCCESS == rc; off += piece, ++tag) {
-            size_t len = scc_min(bytes - off, piece);
-            if (x->rank == root) {
-                rc = scc_xport_send(x, tag, buf + off, len, x->size - 1, false, NULL);
+        if (!done) {
+            if (SCC_MSG_CMA == h->kind) {
+                r = scc_xport_read(x, root, h, 0, buf + off, keep);
+            } else if (h->len != len) {
+                r = MPI_ERR_TRUNCATE;
+            } else if (keep > 0) {
+                SCC_TRACED(SCC_PH_COPY, keep,
+                           memcpy(buf + off, scc_xport_data(x, root, tag, h), keep));
+            }
+            if (len == bytes && SCC_MSG_CMA != h->kind) {
+                scc_xport_release_later(x, root, tag);  /* the root's only message */
             } else {
-                rc = scc_xport_recv(x, root, tag, buf + off, len);
+                scc_xport_release(x, root, tag);
             }
         }
+        scc_xport_note(x, &rc, r);   /* (after an error the rest is only taken) */
     }
-    scc_xport_end(x);
     return rc;
+}
+
+int mca_coll_scc_bcast_flat(mca_coll_scc_module_t *m, char *buf, size_t bytes, size_t cap,
+                            int root)
+{
+    scc_xport_t *x = m->xp;
+    int rc;
+
+    scc_xport_begin(x);
+    rc = x->rank == root ? scc_bcast_flat_give(x, buf, bytes)
+                         : scc_bcast_flat_take(x, root, buf, bytes, cap);
+    return scc_xport_result(rc, scc_xport_end(x));
 }
 
 /* ------------------------------------------------------------ reductions through slots */
@@ -124,7 +166,8 @@ static int scc_reduce_slots(mca_coll_scc_module_t *m, const char *sbuf, char *ou
             /* in place at the root: keep its own chunk before the sum overwrites it */
             char *keep = mca_coll_scc_scratch(m, 1, cnt * dtsize);
             if (NULL == keep) {
-                rc = SCC_ERR_NO_MEM;
+                /* the others read my published copies and combine: none can be told */
+                rc = mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
             } else {
                 SCC_TRACED(SCC_PH_COPY, cnt * dtsize, memcpy(keep, sbuf + off, cnt * dtsize));
                 x->pv[me] = keep;
@@ -173,7 +216,7 @@ static int scc_rs_cma(mca_coll_scc_module_t *m, const char *sbuf, size_t first, 
     per = scc_min(cnt, (size_t) 65536 / dtsize + 1);
     bounce = mca_coll_scc_scratch(m, 2, 2 * per * dtsize);
     if (NULL == bounce) {
-        return SCC_ERR_NO_MEM;
+        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
     }
     for (size_t done = 0; done < cnt && OMPI_SUCCESS == rc; done += per) {
         size_t k = scc_min(per, cnt - done), off = (first + done) * dtsize, len = k * dtsize;
@@ -298,8 +341,7 @@ int mca_coll_scc_reduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char *r
     scc_segment(count, x->size, x->rank, &first, &cnt);
     seg = x->rank == root ? rbuf + first * dtsize : mca_coll_scc_scratch(m, 0, cnt * dtsize + 1);
     if (NULL == seg) {
-        scc_xport_end(x);
-        return SCC_ERR_NO_MEM;
+        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
     }
     scc_xport_expose(x, 0, sbuf, count * dtsize, x->size - 1, NULL, 0);
     scc_wait_all(x, 0, hdrs);
@@ -371,8 +413,7 @@ int mca_coll_scc_reduce_scatter_block_flat(mca_coll_scc_module_t *m, const char 
     size_t per = x->slot_size / dtsize, npieces = (rcount + per - 1) / per;
     char *stage = mca_coll_scc_scratch(m, 0, (size_t) n * per * dtsize);
     if (NULL == stage) {
-        scc_xport_end(x);
-        return SCC_ERR_NO_MEM;
+        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
     }
     for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
         size_t first = k * per, cnt = scc_min(per, rcount - first);

@@ -264,11 +264,11 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
     scc_xport_t *x = m->xp;
     const int n = x->size, me = x->rank;
     int rc = OMPI_SUCCESS;
+    /* my block to myself is mine alone to get wrong: the exchange with the others goes on */
+    const int self = rbytes[me] != sbytes[me] ? MPI_ERR_TRUNCATE : OMPI_SUCCESS;
 
-    if (rbytes[me] != sbytes[me]) {
-        return MPI_ERR_TRUNCATE;
-    }
-    if (sbytes[me] > 0) {   /* a rank with nothing to send may pass no buffer */
+    /* a rank with nothing to send may pass no buffer */
+    if (OMPI_SUCCESS == self && sbytes[me] > 0) {
         memcpy(rbuf + roff[me], sbuf + soff[me], sbytes[me]);
     }
     scc_xport_begin(x);
@@ -281,8 +281,7 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
         uint64_t *table = mca_coll_scc_scratch(m, 1, x->slot_size);
         size_t extent = 0, used = tbytes;
         if (NULL == table) {
-            scc_xport_end(x);
-            return SCC_ERR_NO_MEM;
+            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
         }
         for (int d = 0; d < n; ++d) {
             table[2 * d] = soff[d];
@@ -350,5 +349,5 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
         }
     }
     scc_xport_end(x);
-    return rc;
+    return OMPI_SUCCESS != rc ? rc : self;
 }

@@ -1,15 +1,17 @@
-/* coll_scc_plan.c: a communicator's plans -- this rank's schedule of each (collective,
- * algorithm, root, blocks) -- made once, agreed by every member, and kept.
+/* coll_scc_plan.c: a rank's plans -- its schedule of each (collective, algorithm, root,
+ * blocks) -- made once and kept.
  *
  * The plans that depend on the communicator only (barrier, alltoall pair lists) are made at
- * setup.  A plan that depends on the call (a root, a number of blocks: any message size) is
- * made by the first call that needs it.  Every member makes the same calls, holds the same
- * plans and evicts the same ones (the limits count plans and blocks, never bytes, which
- * differ from rank to rank), so all members miss at the same call: they agree there, and a
- * plan one member could not make (out of memory) sends every member the same way.  The
- * limits are sized by the communicator, so roots rotating over all ranks never evict
- * each other.  (Making every size at setup cannot be done: blocks have no bound.  A hit
- * costs a hash lookup and one store; only a miss pays for a generation and one allreduce.) */
+ * setup, where the members agree on them.  A plan that depends on the call (a root, a
+ * number of blocks: any message size) is made by the first call that needs it, by each rank
+ * alone: a call never agrees on a plan, so the sets of two ranks may differ (a call that
+ * failed early on one, an erroneous broadcast whose receivers looked up another size, or
+ * the root's as they rejoined it) and nothing follows from that -- a miss only costs this
+ * rank a generation.  Whether a schedule exists depends on its key alone, the same on
+ * every rank; a plan this rank has no memory for ends the job, as the others already run
+ * it (coll_scc_drain.c).  The limits are sized by the communicator, so roots rotating over
+ * all ranks never evict each other.  (Making every size at setup cannot be done: blocks
+ * have no bound.  A hit costs a hash lookup and one store.) */
 #include <string.h>
 
 #include "coll_scc_agree.h"
@@ -34,7 +36,6 @@ typedef struct scc_plan_entry {
 } scc_plan_entry_t;
 
 struct scc_plan_set {
-    struct ompi_communicator_t *comm;       /* where the members agree */
     scc_plan_entry_t **bucket;
     uint32_t mask;                          /* buckets - 1 (a power of two) */
     uint64_t clock;                         /* lookups so far: a hit costs one store */
@@ -121,23 +122,25 @@ static void scc_plan_insert(struct scc_plan_set *ps, scc_plan_entry_t *e, bool p
     ps->bucket[h] = e;
 }
 
-/* A plan not held: every member misses here alike (same calls, same plans held, same
- * evictions), makes it, and agrees; NULL on every member when one could not make it. */
+/* A plan this rank does not hold: made here, alone (no agreement: see above). */
 static __attribute__((noinline)) const scc_plan_t *
 scc_plan_miss(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a, int root, uint32_t nblocks)
 {
     struct scc_plan_set *ps = m->plans;
     scc_plan_entry_t *e = calloc(1, sizeof(*e));
-    bool ok = NULL != e && mca_coll_scc_plan_make(m, c, a, root, nblocks, &e->plan);
+    int made = NULL != e ? mca_coll_scc_plan_make(m, c, a, root, nblocks, &e->plan)
+                         : SCC_PLAN_NOMEM;
 
-    if (!mca_coll_scc_agree(m, ps->comm, ok)) {
-        if (NULL != e) {
-            scc_entry_free(e);
-        }
+    if (SCC_PLAN_MADE != made) {
+        free(e);
         ps->refused++;
+        if (SCC_PLAN_NOMEM == made) {
+            (void) mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+                                            "there is no memory for its schedule");
+        }
         SCC_VERBOSE(1 == ps->refused ? 1 : 3, "coll:scc: comm %u (%s) size %d: %s:%s plan "
-                    "(root %d, %u blocks) declined: not made on every member; the call goes "
-                    "to another algorithm", m->cid, m->name, m->size, scc_coll_name(c),
+                    "(root %d, %u blocks) declined: no such schedule; the call goes to "
+                    "another algorithm", m->cid, m->name, m->size, scc_coll_name(c),
                     scc_alg_name(a), root, nblocks);
         return NULL;
     }
@@ -211,7 +214,6 @@ int mca_coll_scc_plans_setup(mca_coll_scc_module_t *m, struct ompi_communicator_
     unsigned mine, all;
 
     if (NULL != ps) {
-        ps->comm = comm;
         ps->max_held = SCC_PLAN_MAX(m->size);
         while (nbuckets < 2 * ps->max_held && nbuckets < SCC_PLAN_MAX_BUCKETS) {
             nbuckets *= 2;
@@ -239,7 +241,8 @@ int mca_coll_scc_plans_setup(mca_coll_scc_module_t *m, struct ompi_communicator_
                 continue;
             }
             made[nmade] = 0 != mine ? calloc(1, sizeof(scc_plan_entry_t)) : NULL;
-            if (NULL != made[nmade] && mca_coll_scc_plan_make(m, c, a, root, 0, &made[nmade]->plan)) {
+            if (NULL != made[nmade]
+                && SCC_PLAN_MADE == mca_coll_scc_plan_make(m, c, a, root, 0, &made[nmade]->plan)) {
                 mine |= 1u << nmade;
             }
             made_c[nmade] = c;

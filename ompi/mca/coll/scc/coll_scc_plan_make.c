@@ -163,13 +163,14 @@ void mca_coll_scc_plan_clear(scc_plan_t *p)
     memset(p, 0, sizeof(*p));
 }
 
-/* Generates s for rank me: counts first, then fills. */
+/* Generates s for rank me: counts first, then fills.  0, or SCC_PLAN_NONE when the
+ * schedule does not exist, or -1. */
 static int scc_generate_all(mca_coll_scc_module_t *m, int me, scc_coll_t c, scc_alg_t a,
                             int root, uint32_t nblocks, scc_sched_t *s)
 {
     memset(s, 0, sizeof(*s));
     if (0 != scc_generate(m, me, c, a, root, nblocks, s)) {
-        return -1;
+        return SCC_PLAN_NONE;
     }
     s->steps = malloc((s->nsteps + 1) * sizeof(scc_step_t));
     s->list = malloc((s->list_len + 1) * sizeof(uint32_t));
@@ -361,21 +362,26 @@ static int scc_locate_pairs(mca_coll_scc_module_t *m, scc_plan_t *p)
     return 0;
 }
 
-bool mca_coll_scc_plan_make(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a, int root,
-                          uint32_t nblocks, scc_plan_t *p)
+int mca_coll_scc_plan_make(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a, int root,
+                           uint32_t nblocks, scc_plan_t *p)
 {
     bool pml = !scc_xport_shared_all(m->xp);
+    int rc;
 
     memset(p, 0, sizeof(*p));
-    if (0 != scc_generate_all(m, m->rank, c, a, root, nblocks, &p->s)
-        || (p->s.list_len > 0 && (0 != scc_locate_pairs(m, p)
-                                  || 0 != scc_list_bounds(m, c, a, root, nblocks, p)))
-        || (pml && (0 != scc_find_readers(m, c, a, root, nblocks, p)
-                    || 0 != scc_reserve_sends(m->xp, p) || 0 != scc_mark_early(m->xp, p)))
-        || mca_coll_scc_fault(m, "plan")) {
-        mca_coll_scc_plan_clear(p);
-        return false;
+    rc = scc_generate_all(m, m->rank, c, a, root, nblocks, &p->s);
+    if (0 == rc
+        && ((p->s.list_len > 0 && (0 != scc_locate_pairs(m, p)
+                                   || 0 != scc_list_bounds(m, c, a, root, nblocks, p)))
+            || (pml && (0 != scc_find_readers(m, c, a, root, nblocks, p)
+                        || 0 != scc_reserve_sends(m->xp, p) || 0 != scc_mark_early(m->xp, p)))
+            || mca_coll_scc_fault(m, "plan"))) {
+        rc = -1;
     }
-    return true;
+    if (0 != rc) {
+        mca_coll_scc_plan_clear(p);
+        return SCC_PLAN_NONE == rc ? SCC_PLAN_NONE : SCC_PLAN_NOMEM;
+    }
+    return SCC_PLAN_MADE;
 }
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "coll_scc.h"
+#include "coll_scc_exec.h"
 #include "coll_scc_reduction.h"
 
 #include "ompi/datatype/ompi_datatype.h"
@@ -39,7 +40,8 @@ int mca_coll_scc_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
         /* the input is in rbuf, which receives the result: work from a copy */
         char *copy = mca_coll_scc_scratch(m, SCC_SCRATCH_IN, total);
         if (NULL == copy) {
-            return OMPI_ERR_OUT_OF_RESOURCE;
+            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+                                            "there is no memory for a copy of the input");
         }
         memcpy(copy, (char *) rbuf + lb, total);
         r.in = copy;

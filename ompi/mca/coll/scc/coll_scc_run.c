@@ -48,17 +48,15 @@ static size_t scc_bcast_block(const scc_xport_t *x, scc_alg_t a, size_t bytes)
     return bs < SCC_LINE ? SCC_LINE : bs;
 }
 
-/* One collective call that runs plan p once over buffers b (tag: its pml tag). */
-static int scc_run_call(mca_coll_scc_module_t *m, const scc_plan_t *p, scc_exec_buf_t *b,
-                        int tag)
+/* One collective call that runs plan p once over buffers b (b->work NULL: the call goes
+ * on without data, x->fail). */
+static int scc_run_call(mca_coll_scc_module_t *m, const scc_plan_t *p, scc_exec_buf_t *b)
 {
     int rc;
 
-    m->xp->pml_tag = tag;
     scc_xport_begin(m->xp);
     rc = mca_coll_scc_exec(m, p, b, 0);
-    scc_xport_end(m->xp);
-    return rc;
+    return scc_xport_result(rc, scc_xport_end(m->xp));
 }
 
 static inline uint32_t scc_nblocks(size_t bytes, size_t bs)
@@ -89,7 +87,7 @@ int mca_coll_scc_bcast_sched(mca_coll_scc_module_t *m, scc_alg_t a, char *buf, s
     b.bs = bs;
     /* a rank never changes a block a message of its own still carries */
     b.stable = true;
-    rc = scc_run_call(m, p, &b, SCC_COLL_TAG(BCAST));
+    rc = scc_run_call(m, p, &b);
     return rc;
 }
 
@@ -177,9 +175,11 @@ int mca_coll_scc_reduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char 
     b.input = sbuf;
     b.work = x->rank == root ? rbuf : mca_coll_scc_scratch(m, 0, b.total + 1);
     if (NULL == b.work) {
-        return SCC_ERR_NO_MEM;
+        (void) mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM,
+                                        "there is no memory for its partial results");
+        b.input = NULL;
     }
-    rc = scc_run_call(m, p, &b, SCC_COLL_TAG(REDUCE));
+    rc = scc_run_call(m, p, &b);
     return rc;
 }
 
@@ -204,18 +204,18 @@ int mca_coll_scc_allreduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
     }
     b.input = sbuf;
     b.work = rbuf;
-    x->pml_tag = SCC_COLL_TAG(ALLREDUCE);
     scc_xport_begin(x);
     rc = mca_coll_scc_exec(m, p, &b, 0);
     if (0 == p->s.nsteps && sbuf != rbuf) {
         memcpy(rbuf, sbuf, b.total);
     }
-    if (OMPI_SUCCESS == rc && NULL != q) {
-        /* the broadcast's tags follow the reduction's (block b: tag b) */
-        rc = mca_coll_scc_exec(m, q, &b, scc_nblocks(b.total, b.bs));
+    if (NULL != q) {
+        /* the broadcast's tags follow the reduction's (block b: tag b); after an error it
+           goes on without data all the same (x->fail) */
+        int r = mca_coll_scc_exec(m, q, &b, scc_nblocks(b.total, b.bs));
+        rc = OMPI_SUCCESS == rc ? r : rc;
     }
-    scc_xport_end(x);
-    return rc;
+    return scc_xport_result(rc, scc_xport_end(x));
 }
 
 /* The plan of collective c that moves a part of `bytes` per rank (cut into blocks as a
@@ -255,7 +255,7 @@ int mca_coll_scc_allgather_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
     if (sbuf != rbuf + (size_t) m->rank * bytes) {
         memcpy(rbuf + (size_t) m->rank * bytes, sbuf, bytes);
     }
-    return scc_run_call(m, p, &b, SCC_COLL_TAG(ALLGATHER));
+    return scc_run_call(m, p, &b);
 }
 
 int mca_coll_scc_rooted_parts_sched(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a,
@@ -287,13 +287,15 @@ int mca_coll_scc_rooted_parts_sched(mca_coll_scc_module_t *m, scc_coll_t c, scc_
         /* a leader stages its subtree's parts, its own among them */
         scc_sched_hier_span(nd, me, root, &lo, &hi);
         b.work = mca_coll_scc_scratch(m, 0, (size_t) (hi - lo + 1) * bytes + 1);
-        if (NULL == b.work) {
-            return SCC_ERR_NO_MEM;
-        }
         b.work_at = (size_t) lo * bytes;
-        mine = b.work + (size_t) (me - lo) * bytes;
-        if (gather) {
-            memcpy(mine, in, bytes);
+        if (NULL == b.work) {
+            (void) mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM,
+                                            "there is no memory for its subtree's parts");
+        } else {
+            mine = b.work + (size_t) (me - lo) * bytes;
+            if (gather) {
+                memcpy(mine, in, bytes);
+            }
         }
     } else {
         /* my part alone */
@@ -302,7 +304,7 @@ int mca_coll_scc_rooted_parts_sched(mca_coll_scc_module_t *m, scc_coll_t c, scc_
         b.work = out;
         b.work_at = b.input_at;
     }
-    rc = scc_run_call(m, p, &b, gather ? SCC_COLL_TAG(GATHER) : SCC_COLL_TAG(SCATTER));
+    rc = scc_run_call(m, p, &b);
     if (OMPI_SUCCESS == rc && !gather && me != root && NULL != mine) {
         memcpy(out, mine, bytes);   /* a leader's part of the scatter, from its stage */
     }
@@ -334,9 +336,11 @@ int mca_coll_scc_reduce_scatter_block_sched(mca_coll_scc_module_t *m, scc_alg_t 
     b.input = sbuf;
     b.work = mca_coll_scc_scratch(m, 0, b.total + 1);
     if (NULL == b.work) {
-        return SCC_ERR_NO_MEM;
+        (void) mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM,
+                                        "there is no memory for its partial results");
+        b.input = NULL;
     }
-    rc = scc_run_call(m, p, &b, SCC_COLL_TAG(REDUCE_SCATTER_BLOCK));
+    rc = scc_run_call(m, p, &b);
     /* my block of the result */
     if (OMPI_SUCCESS == rc) {
         memcpy(rbuf, (0 == p->s.nsteps ? sbuf : b.work) + (size_t) m->rank * part, part);
@@ -358,7 +362,7 @@ int mca_coll_scc_barrier_sched(mca_coll_scc_module_t *m, scc_alg_t a)
     /* signals of no bytes: a buffer all the same (memcpy of 0 bytes wants one) */
     b.work = (char *) &b.bs;
     b.input = b.work;
-    rc = scc_run_call(m, p, &b, SCC_COLL_TAG(BARRIER));
+    rc = scc_run_call(m, p, &b);
     return rc;
 }
 
@@ -367,7 +371,7 @@ int mca_coll_scc_barrier_sched(mca_coll_scc_module_t *m, scc_alg_t a)
 #define SCC_PAIR_TAG_SPAN (1u << 16)
 
 static int scc_pairs_run(mca_coll_scc_module_t *m, scc_alg_t a, scc_exec_pairs_t *b,
-                         size_t maxsize, int tag)
+                         size_t maxsize, int fail)
 {
     scc_xport_t *x = m->xp;
     const scc_plan_t *p = mca_coll_scc_plan(m, SCC_COLL_ALLTOALL, a, 0, 0);
@@ -387,27 +391,28 @@ static int scc_pairs_run(mca_coll_scc_module_t *m, scc_alg_t a, scc_exec_pairs_t
     if (p->maxtag >= SCC_PAIR_TAG_SPAN || npieces > UINT32_MAX / SCC_PAIR_TAG_SPAN) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
-    /* the pairs passing through me, one after the other */
-    stage_off = mca_coll_scc_scratch(m, 1, ((size_t) p->nstage + 1) * sizeof(size_t));
-    if (NULL == stage_off) {
-        return SCC_ERR_NO_MEM;
+    /* fail: this rank goes through the lists without data (x->fail), as without the
+       pairs passing through me, one after the other */
+    if (OMPI_SUCCESS != fail) {
+        rc = mca_coll_scc_call_failed(m, true, fail, "a receive count differs from its sender's");
     }
-    for (int j = 0; j < p->nstage; ++j) {
+    stage_off = mca_coll_scc_scratch(m, 1, ((size_t) p->nstage + 1) * sizeof(size_t));
+    for (int j = 0; NULL != stage_off && j < p->nstage; ++j) {
         stage_off[j] = staged;
         staged += scc_pair_size(b, p->stage_pair[j]);
     }
     b->stage_off = stage_off;
-    b->stage = mca_coll_scc_scratch(m, 0, staged + 1);
+    b->stage = NULL != stage_off ? mca_coll_scc_scratch(m, 0, staged + 1) : NULL;
     if (NULL == b->stage) {
-        return SCC_ERR_NO_MEM;
+        rc = mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM,
+                                      "there is no memory for the pairs passing through");
     }
-    x->pml_tag = tag;   /* pair lists cross nodes between leaders */
     scc_xport_begin(x);
-    for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
-        rc = mca_coll_scc_exec_pairs(m, p, b, (uint32_t) k * SCC_PAIR_TAG_SPAN, k, piece);
+    for (size_t k = 0; k < npieces; ++k) {
+        int r = mca_coll_scc_exec_pairs(m, p, b, (uint32_t) k * SCC_PAIR_TAG_SPAN, k, piece);
+        rc = OMPI_SUCCESS == rc ? r : rc;
     }
-    scc_xport_end(x);
-    return rc;
+    return scc_xport_result(rc, scc_xport_end(x));
 }
 
 /* Pieces of a pair of `size` bytes in the pairwise exchange: a broadcast's blocks, at most
@@ -472,9 +477,9 @@ static void scc_v_ahead(scc_xport_t *x, const scc_v_args_t *v, int n, int me, in
     }
 }
 
-static int scc_pairwise(mca_coll_scc_module_t *m, int pml_tag, const char *sbuf,
-                        const size_t *sbytes, const size_t *soff, char *rbuf,
-                        const size_t *rbytes, const size_t *roff)
+static int scc_pairwise(mca_coll_scc_module_t *m, const char *sbuf, const size_t *sbytes,
+                        const size_t *soff, char *rbuf, const size_t *rbytes,
+                        const size_t *roff)
 {
     scc_xport_t *x = m->xp;
     const int n = m->size, me = m->rank;
@@ -482,49 +487,46 @@ static int scc_pairwise(mca_coll_scc_module_t *m, int pml_tag, const char *sbuf,
     int rc = OMPI_SUCCESS, slots[SCC_PML_AHEAD], head = 0, nposted = 0, ai = 1;
     size_t aj = 0, at, len;
 
-    x->pml_tag = pml_tag;
     scc_xport_begin(x);
     scc_v_ahead(x, &v, n, me, &ai, &aj, slots, head, &nposted);
-    for (int i = 1; i < n && OMPI_SUCCESS == rc; ++i) {
+    /* an error does not stop the exchange: the rest goes without data (x->fail) */
+    for (int i = 1; i < n; ++i) {
         const int to = (me + i) % n;
-        for (size_t j = 0; scc_xport_by_pml(x, to) && OMPI_SUCCESS == rc
-                           && scc_v_piece(x, &v, true, to, j, &at, &len); ++j) {
-            rc = scc_xport_send(x, (uint32_t) (i - 1) * v.P + (uint32_t) j, sbuf + at, len, 1,
-                                true, &to);
+        for (size_t j = 0; scc_xport_by_pml(x, to) && scc_v_piece(x, &v, true, to, j, &at, &len);
+             ++j) {
+            scc_xport_note(x, &rc, scc_xport_send(x, (uint32_t) (i - 1) * v.P + (uint32_t) j,
+                                                  sbuf + at, len, 1, true, &to));
         }
     }
-    for (int i = 1; i < n && OMPI_SUCCESS == rc; ++i) {
+    for (int i = 1; i < n; ++i) {
         const int to = (me + i) % n, from = (me - i + n) % n;
         bool out = !scc_xport_by_pml(x, to), in = true;
-        for (size_t j = 0; (out || in) && OMPI_SUCCESS == rc; ++j) {
+        for (size_t j = 0; out || in; ++j) {
             const uint32_t tag = (uint32_t) (i - 1) * v.P + (uint32_t) j;
             if (out && (out = scc_v_piece(x, &v, true, to, j, &at, &len))) {
-                rc = scc_xport_send(x, tag, sbuf + at, len, 1, true, &to);
+                scc_xport_note(x, &rc, scc_xport_send(x, tag, sbuf + at, len, 1, true, &to));
             }
-            if (OMPI_SUCCESS != rc || !in || !(in = scc_v_piece(x, &v, false, from, j, &at, &len))) {
+            if (!in || !(in = scc_v_piece(x, &v, false, from, j, &at, &len))) {
                 continue;
             }
             if (!scc_xport_by_pml(x, from)) {
-                rc = scc_xport_recv(x, from, tag, rbuf + at, len);
+                scc_xport_note(x, &rc, scc_xport_recv(x, from, tag, rbuf + at, len));
                 continue;
             }
-            /* the oldest receive posted ahead is this one */
+            /* the oldest receive posted ahead is this one; none posted (after a failure):
+               this one now, in the same order */
             scc_v_ahead(x, &v, n, me, &ai, &aj, slots, head, &nposted);
             if (0 == nposted) {
-                rc = OMPI_ERR_OUT_OF_RESOURCE;
-                break;
+                scc_xport_note(x, &rc, scc_pml_recv(x, from, rbuf + at, len));
+                continue;
             }
-            rc = scc_pml_complete(x, slots[head], from, len, NULL, NULL, 0, NULL, NULL);
+            scc_xport_note(x, &rc, scc_pml_complete(x, slots[head], from, len, NULL, NULL, 0,
+                                                    NULL, NULL));
             head = (head + 1) % SCC_PML_AHEAD;
             nposted--;
         }
     }
-    while (nposted > 0) {
-        scc_pml_cancel(x, slots[head]);
-        head = (head + 1) % SCC_PML_AHEAD;
-        nposted--;
-    }
-    scc_xport_end(x);
+    rc = scc_xport_result(rc, scc_xport_end(x));
     if (OMPI_SUCCESS == rc && sbytes[me] > 0) {
         memcpy(rbuf + roff[me], sbuf + soff[me], sbytes[me]);
     }
@@ -542,14 +544,16 @@ int mca_coll_scc_alltoall_sched(mca_coll_scc_module_t *m, scc_alg_t a, const cha
     /* every pair's offset, then every pair's size */
     off = mca_coll_scc_scratch(m, 2, 2 * (size_t) n * sizeof(size_t));
     if (NULL == off) {
-        return SCC_ERR_NO_MEM;
+        /* without the sizes nobody knows which messages to take */
+        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+                                        "there is no memory for the pairs' sizes");
     }
     for (int i = 0; i < n; ++i) {
         off[i] = (size_t) i * bytes;
         off[n + i] = bytes;
     }
     if (SCC_ALG_RING == a) {
-        return scc_pairwise(m, SCC_COLL_TAG(ALLTOALL), sbuf, off + n, off, rbuf, off + n, off);
+        return scc_pairwise(m, sbuf, off + n, off, rbuf, off + n, off);
     }
     memset(&b, 0, sizeof(b));
     b.input = sbuf;
@@ -558,7 +562,7 @@ int mca_coll_scc_alltoall_sched(mca_coll_scc_module_t *m, scc_alg_t a, const cha
     b.out_off = off;
     b.bytes = bytes;
     b.n = n;
-    rc = scc_pairs_run(m, a, &b, bytes, SCC_COLL_TAG(ALLTOALL));
+    rc = scc_pairs_run(m, a, &b, bytes, OMPI_SUCCESS);
     if (OMPI_SUCCESS == rc) {
         memcpy(rbuf + (size_t) m->rank * bytes, sbuf + (size_t) m->rank * bytes, bytes);
     }
@@ -575,7 +579,7 @@ int mca_coll_scc_alltoallv_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
     int rc;
 
     if (SCC_ALG_RING == a) {
-        return scc_pairwise(m, SCC_COLL_TAG(ALLTOALLV), sbuf, sbytes, soff, rbuf, rbytes, roff);
+        return scc_pairwise(m, sbuf, sbytes, soff, rbuf, rbytes, roff);
     }
 
     if (!scc_xport_shared_all(m->xp) || NULL == mca_coll_scc_plan(m, SCC_COLL_ALLTOALL, a, 0, 0)) {
@@ -585,7 +589,8 @@ int mca_coll_scc_alltoallv_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
        learns every rank's send sizes (one allgather of n numbers each) */
     sizes = mca_coll_scc_scratch(m, 2, ((size_t) n * n + n) * sizeof(uint64_t));
     if (NULL == sizes) {
-        return SCC_ERR_NO_MEM;
+        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+                                        "there is no memory for the pairs' sizes");
     }
     row = sizes + (size_t) n * n;
     for (int d = 0; d < n; ++d) {
@@ -598,7 +603,8 @@ int mca_coll_scc_alltoallv_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
     }
     for (int s = 0; s < n; ++s) {
         if (sizes[(size_t) s * n + me] != rbytes[s]) {
-            return MPI_ERR_TRUNCATE;
+            /* the others run the lists all the same: this rank too, without data */
+            rc = MPI_ERR_TRUNCATE;
         }
     }
     for (size_t i = 0; i < (size_t) n * n; ++i) {
@@ -611,7 +617,7 @@ int mca_coll_scc_alltoallv_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
     b.out_off = roff;
     b.sizes = sizes;
     b.n = n;
-    rc = scc_pairs_run(m, a, &b, (size_t) maxsize, SCC_COLL_TAG(ALLTOALLV));
+    rc = scc_pairs_run(m, a, &b, (size_t) maxsize, rc);
     if (OMPI_SUCCESS == rc && sbytes[me] > 0) {
         memcpy(rbuf + roff[me], sbuf + soff[me], sbytes[me]);
     }

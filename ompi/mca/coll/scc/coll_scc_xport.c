@@ -3,6 +3,7 @@
 #include "coll_scc.h"
 #include "coll_scc_agree.h"
 #include "coll_scc_mpb.h"
+#include "coll_scc_drain.h"
 #include "coll_scc_xport.h"
 #include "coll_scc_sched.h"
 
@@ -38,22 +39,40 @@ static inline scc_msg_hdr_t *scc_claim_slot(scc_xport_t *x, int slot)
     return h;
 }
 
-/* Publishes message tag in my slot's header h: the fields, then the id (written last: a
- * reader that sees it sees the whole message), then the write-combining flush. */
+/* Publishes message tag in my slot's header h: the old id withdrawn (a rank that looks at
+ * headers of the call, scc_xport_shape_stuck, never takes the new fields for the old
+ * message's), the fields with the call's shape, then the id (written last: a reader that
+ * sees it sees the whole message), then the write-combining flush.  (The slot's last
+ * message was read by all its readers: nobody waits for the old id.) */
 static inline void scc_publish(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint32_t tag,
                                size_t len, uint32_t kind, const void *addr, int nreaders)
 {
     scc_msg_hdr_t *w = scc_wr(x, h, sizeof(*h));
 
+    scc_store64(&w->id, SCC_MSG_ID_NONE);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
     w->len = len;
     w->kind = kind;
     if (SCC_MSG_CMA == kind) {
         w->addr = (uint64_t) (uintptr_t) addr;
+        memcpy(w->data, &x->shape, sizeof(x->shape));
         x->cma_pending |= 1ull << slot;
+    } else {
+        w->addr = x->shape;
     }
     x->expected[slot] += (uint32_t) nreaders;
     scc_store64(&w->id, scc_msg_id(x, tag));
     scc_mpb_flush(x);
+}
+
+/* A message without data for the readers of tag: my call failed (x->fail). */
+static void scc_publish_poison(scc_xport_t *x, uint32_t tag, size_t len, int nreaders)
+{
+    int slot = scc_slot_of(x, tag);
+    scc_msg_hdr_t *h = scc_claim_slot(x, slot);
+    int cls = x->fail > 0 ? x->fail : MPI_ERR_OTHER;
+
+    scc_publish(x, h, slot, tag, len, SCC_MSG_POISON | (uint32_t) cls << 8, NULL, nreaders);
 }
 
 void scc_xport_ack_scan(scc_xport_t *x)
@@ -91,6 +110,10 @@ void scc_xport_first_call(scc_xport_t *x)
 int scc_xport_expose(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
                      const void *extra, size_t extra_len)
 {
+    if (OPAL_UNLIKELY(0 != x->fail)) {
+        scc_publish_poison(x, tag, len, nreaders);
+        return OMPI_SUCCESS;
+    }
     int slot = scc_slot_of(x, tag);
     scc_msg_hdr_t *h = scc_claim_slot(x, slot);
 
@@ -130,6 +153,10 @@ int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, in
         if (nreaders <= 0) {
             return nreaders;
         }
+    }
+    if (OPAL_UNLIKELY(0 != x->fail)) {
+        scc_publish_poison(x, tag, len, nreaders);
+        return OMPI_SUCCESS;
     }
     int slot = scc_slot_of(x, tag);
     scc_msg_hdr_t *h = scc_claim_slot(x, slot);
@@ -204,14 +231,38 @@ static const void *scc_payload(scc_xport_t *x, int peer, uint32_t tag, scc_msg_h
     }
 }
 
+int scc_xport_take(scc_xport_t *x, int peer, uint32_t tag, scc_msg_hdr_t *h, bool *done)
+{
+    *done = false;
+    if (OPAL_UNLIKELY(x->shape_check)) {
+        if (NULL == h || scc_hdr_shape(h) != x->shape) {
+            if (NULL != h) {
+                x->met = scc_hdr_shape(h);
+            }
+            return SCC_ERR_RESHAPE;
+        }
+        x->shape_check = false;
+    }
+    if (OPAL_UNLIKELY(h->kind >= SCC_MSG_POISON || 0 != x->fail)) {
+        *done = true;
+        scc_xport_release(x, peer, tag);
+        return h->kind >= SCC_MSG_POISON ? SCC_MSG_POISON_CLASS(h->kind) : OMPI_SUCCESS;
+    }
+    return OMPI_SUCCESS;
+}
+
 int scc_xport_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len)
 {
     if (OPAL_UNLIKELY(scc_xport_by_pml(x, peer))) {
         return scc_pml_recv(x, peer, buf, len);
     }
     scc_msg_hdr_t *h = scc_xport_wait(x, peer, tag);
-    int rc = OMPI_SUCCESS;
+    bool done;
+    int rc = scc_xport_take(x, peer, tag, h, &done);
 
+    if (OPAL_UNLIKELY(OMPI_SUCCESS != rc || done)) {
+        return rc;
+    }
     x->traffic[NULL != x->remote && x->remote[peer]][0]++;
     if (OPAL_UNLIKELY(h->len != len)) {
         rc = MPI_ERR_TRUNCATE;
@@ -227,6 +278,9 @@ int scc_xport_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len
 int scc_xport_read(scc_xport_t *x, int peer, const scc_msg_hdr_t *h, size_t off, void *dst,
                    size_t len)
 {
+    if (OPAL_UNLIKELY(h->kind >= SCC_MSG_POISON)) {
+        return SCC_MSG_POISON_CLASS(h->kind);
+    }
     if (OPAL_UNLIKELY(off + len > h->len)) {
         return MPI_ERR_TRUNCATE;
     }
@@ -262,8 +316,12 @@ int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
     size_t dtsize;
     void *bounce = NULL;
     const void *src;
-    int rc;
+    bool done;
+    int rc = scc_xport_take(x, peer, tag, h, &done);
 
+    if (OPAL_UNLIKELY(OMPI_SUCCESS != rc || done)) {
+        return rc;
+    }
     x->traffic[NULL != x->remote && x->remote[peer]][0]++;
     ompi_datatype_type_size(dtype, &dtsize);
     if (OPAL_UNLIKELY(h->len != count * dtsize)) {
@@ -295,11 +353,14 @@ int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
     return rc;
 }
 
-void scc_xport_end(scc_xport_t *x)
+int scc_xport_end(scc_xport_t *x)
 {
+    int fail = x->fail;
+
+    scc_xport_forget(x);
     if (SCC_XPORT_PML == x->kind) {
         scc_pml_end(x);
-        return;
+        return fail;
     }
     if (OPAL_UNLIKELY(NULL != x->remote)) {
         scc_pml_end(x);
@@ -323,6 +384,7 @@ void scc_xport_end(scc_xport_t *x)
             scc_pool_end(x);
         }
     }
+    return fail;
 }
 
 /* ------------------------------------------------------------ attach */

@@ -19,6 +19,11 @@
  * reader writes one ack line in every region -- per slot, how many of that slot's
  * messages it has read.  A sender reuses a slot only when its readers' counts add up to
  * the readers of every message it put there.  Nothing is ever reset.
+ *
+ * A call that goes wrong on some members still ends on all of them, with every message
+ * read and acknowledged (coll_scc_drain.c): a header also carries the call's shape as its
+ * sender sees it (a broadcast's receivers meet the root's there), and a member whose call
+ * failed goes through the rest of it without data, its messages marked poisoned.
  */
 #ifndef MCA_COLL_SCC_XPORT_H
 #define MCA_COLL_SCC_XPORT_H
@@ -66,8 +71,12 @@ typedef enum {
 enum {
     SCC_MSG_INLINE = 1,     /* in the header line itself */
     SCC_MSG_SLOT,           /* in the sender's data slot */
-    SCC_MSG_CMA             /* in the sender's own memory: read with process_vm_readv */
+    SCC_MSG_CMA,            /* in the sender's own memory: read with process_vm_readv */
+    SCC_MSG_POISON          /* none: the sender's call failed (its MPI error class in the
+                               kind's upper bits, SCC_MSG_POISON_CLASS) */
 };
+
+#define SCC_MSG_POISON_CLASS(kind) ((int) ((kind) >> 8))
 
 /* A slot header: one line, written only by the region's owner. */
 typedef struct scc_msg_hdr {
@@ -75,8 +84,8 @@ typedef struct scc_msg_hdr {
     uint64_t len;
     uint32_t kind;
     volatile uint32_t call_hi;      /* the call's upper 32 bits (id holds the lower) */
-    uint64_t addr;                  /* SCC_MSG_CMA: address in the sender */
-    uint8_t data[SCC_INLINE_MAX];
+    uint64_t addr;                  /* SCC_MSG_CMA: address in the sender; else the shape */
+    uint8_t data[SCC_INLINE_MAX];   /* inline payload; SCC_MSG_CMA: the shape first */
 } __attribute__((aligned(SCC_LINE))) scc_msg_hdr_t;
 
 _Static_assert(sizeof(scc_msg_hdr_t) == SCC_LINE, "a slot header is one line");
@@ -140,6 +149,13 @@ typedef struct scc_xport {
     bool pool_used;                 /* a call ran since the pool last looked (second chance) */
     bool cold;                      /* they were given back (or never taken): warm them
                                        before a message goes in (scc_slot_wr) */
+    /* the running call as this rank sees it (coll_scc_drain.c; cleared by scc_xport_end):
+       shape goes into every header it publishes; with shape_check its first message must
+       carry the same (else met holds the one it carried); fail, once set, is the call's
+       first error here: the rank goes on without data, publishing poison */
+    uint64_t shape, met;
+    bool shape_check;
+    int fail;
     void *bounce;                   /* single-copy reductions read into this */
     size_t bounce_bytes;
     /* several nodes: remote[r] != 0 when r is on another node than this process (messages
@@ -150,7 +166,8 @@ typedef struct scc_xport {
     uint64_t traffic[2][2];         /* messages received, [peer off my node][by the pml] */
     /* pml: point-to-point messages on the communicator */
     struct ompi_communicator_t *comm;
-    int pml_tag;                    /* the collective tag of the running call */
+    int pml_tag;                    /* the running call's own tag (scc_pml_begin) */
+    uint64_t pml_tag_call;          /* the call it was reserved for */
     struct ompi_request_t **reqs;   /* sends posted in the running call */
     int nreqs, reqs_cap;
     bool send_copy;                 /* the running schedule changes blocks it just sent */
@@ -515,6 +532,9 @@ static inline size_t scc_xport_piece(const scc_xport_t *x, size_t bytes, size_t 
 extern uint64_t mca_coll_scc_call_base;
 void scc_xport_first_call(scc_xport_t *x);
 
+/* A call over the pml gets a tag of its own (coll_scc_xport_pml.c). */
+void scc_pml_begin(scc_xport_t *x);
+
 /* Starts a collective call: all ranks call it for the same calls.  Acks owed from
  * earlier calls are settled in this one: at its first wait (idle time), else at its end. */
 static inline void scc_xport_begin(scc_xport_t *x)
@@ -532,25 +552,38 @@ static inline void scc_xport_begin(scc_xport_t *x)
         }
     }
     x->call++;
+    if (OPAL_UNLIKELY(SCC_XPORT_PML == x->kind || NULL != x->remote)) {
+        scc_pml_begin(x);
+    }
 }
 
 /* Publishes len bytes from buf as message tag for nreaders readers.  stable:
  * buf stays unchanged until scc_xport_end(), so large messages may be read
  * from it directly (single copy).  readers: who they are (the pml transport
- * sends to each; the others may pass NULL). */
+ * sends to each; the others may pass NULL).  After x->fail the message is poison (buf is
+ * not read, may be NULL). */
 int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
                    bool stable, const int *readers);
 
-/* Waits for message tag of peer and returns its header (payload not consumed yet). */
+/* While a rank waits long for its first message of a call whose shape it checks: true when
+ * some message of the call on this node says another shape (x->met then holds it) --
+ * the message this rank waits for may never come (coll_scc_drain.c). */
+bool scc_xport_shape_stuck(scc_xport_t *x, unsigned *turns);
+
+/* Waits for message tag of peer and returns its header (payload not consumed yet).  NULL
+ * only while x->shape_check: the call has another shape (scc_xport_shape_stuck). */
 static inline scc_msg_hdr_t *scc_xport_wait(scc_xport_t *x, int peer, uint32_t tag)
 {
     scc_msg_hdr_t *h = scc_hdr(x, peer, scc_slot_of(x, tag));
-    unsigned spins = 0;
+    unsigned spins = 0, turns = 0;
     if (scc_hdr_is(x, h, tag)) {
         return h;
     }
     SCC_TRACE_T0(t0);
     while (!scc_hdr_is(x, h, tag)) {
+        if (OPAL_UNLIKELY(x->shape_check) && scc_xport_shape_stuck(x, &turns)) {
+            return NULL;
+        }
         scc_xport_idle(x, &spins);
     }
     SCC_TRACE_ADD(t0, SCC_PH_WAIT, 0);
@@ -621,17 +654,24 @@ int scc_xport_expose(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, 
 int scc_xport_read(scc_xport_t *x, int peer, const scc_msg_hdr_t *h, size_t off, void *dst,
                    size_t len);
 
-/* Receives message tag of peer into buf (len bytes expected). */
+/* Receives message tag of peer into buf (len bytes expected).  After x->fail it only
+ * takes the message (buf may be NULL); a poisoned message returns its class; with
+ * x->shape_check, a first message of another shape is left where it is
+ * (SCC_ERR_RESHAPE). */
 int scc_xport_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len);
 
-/* Receives message tag of peer and combines: target = msg op (input ? input : target). */
+/* Receives message tag of peer and combines: target = msg op (input ? input : target).
+ * After x->fail, and for poison, as scc_xport_recv. */
 int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
                           const void *input, size_t count, struct ompi_datatype_t *dtype,
                           struct ompi_op_t *op);
 
 /* Ends a call: waits until readers are done with whatever they read from my memory,
- * settles acks owed from earlier calls, and fetches what the next call will look at. */
-void scc_xport_end(scc_xport_t *x);
+ * settles acks owed from earlier calls, and fetches what the next call will look at.
+ * Returns the call's failure here (x->fail, 0 for none) and clears it and the shape. */
+int scc_xport_end(scc_xport_t *x);
+
+
 
 /* target = src1 op src2 for count elements (target may be src2). */
 void scc_reduce3(struct ompi_op_t *op, const void *src1, const void *src2, void *target,

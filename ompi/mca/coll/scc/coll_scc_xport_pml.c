@@ -4,6 +4,7 @@
 
 #include "coll_scc.h"
 #include "coll_scc_agree.h"
+#include "coll_scc_drain.h"
 #include "coll_scc_xport.h"
 
 #include "ompi/datatype/ompi_datatype.h"
@@ -29,7 +30,7 @@ static int scc_pml_isend(scc_xport_t *x, const void *buf, size_t len, int nreade
         x->reqs = r;
         x->reqs_cap = cap;
     }
-    if (x->send_copy && len > 0 && nreaders > 0) {
+    if (x->send_copy && len > 0 && nreaders > 0 && 0 == x->fail) {
         /* the schedule changes the block right after sending it (a butterfly): the message
            goes from a copy, kept until the call ends (the copies are reused call to call) */
         struct scc_pml_copy *c;
@@ -55,6 +56,12 @@ static int scc_pml_isend(scc_xport_t *x, const void *buf, size_t len, int nreade
         memcpy(c->buf, buf, len);
         buf = c->buf;
         x->ncopies++;
+    }
+    if (OPAL_UNLIKELY(0 != x->fail)) {
+        /* poison: a message of another length, no data */
+        static const char byte = 0;
+        buf = &byte;
+        len = SCC_PML_POISON_LEN(len);
     }
     for (int i = 0; i < nreaders; ++i) {
         int rc;
@@ -116,7 +123,27 @@ int scc_pml_recv(scc_xport_t *x, int peer, void *buf, size_t len)
     ompi_status_public_t st;
     struct ompi_request_t *req;
     size_t got;
-    int rc = MCA_PML_CALL(irecv(buf, len, MPI_BYTE, peer, x->pml_tag, x->comm, &req));
+    int rc;
+
+    if (OPAL_UNLIKELY(0 != x->fail)) {
+        /* my call failed: the message is only taken, into the bounce buffer (a receive
+           that truncates a large message is not safe with every btl: single-copy gets
+           read it whole) */
+        if (len > x->bounce_bytes) {
+            void *p = realloc(x->bounce, len);
+            if (NULL != p) {
+                x->bounce = p;
+                x->bounce_bytes = len;
+            }
+        }
+        rc = MCA_PML_CALL(irecv(x->bounce, len <= x->bounce_bytes ? len : 0, MPI_BYTE, peer,
+                                x->pml_tag, x->comm, &req));
+        if (OMPI_SUCCESS == rc) {
+            (void) scc_pml_wait(x, &req, &st);
+        }
+        return OMPI_SUCCESS;
+    }
+    rc = MCA_PML_CALL(irecv(buf, len, MPI_BYTE, peer, x->pml_tag, x->comm, &req));
     if (OMPI_SUCCESS == rc) {
         rc = scc_pml_wait(x, &req, &st);
     }
@@ -137,6 +164,9 @@ int scc_pml_recv_reduce(scc_xport_t *x, int peer, void *target, const void *inpu
 
     ompi_datatype_type_size(dtype, &dtsize);
     len = count * dtsize;
+    if (OPAL_UNLIKELY(0 != x->fail)) {
+        return scc_pml_recv(x, peer, NULL, len);
+    }
     /* blocks are at most a slot, which attach reserved: this is a safety net */
     if (len > x->bounce_bytes) {
         void *p = realloc(x->bounce, len);
@@ -165,7 +195,7 @@ int scc_pml_post(scc_xport_t *x, int peer, void *buf, size_t len)
     for (int i = 0; i < SCC_PML_AHEAD && slot < 0; ++i) {
         slot = x->ahead[i].busy ? -1 : i;
     }
-    if (slot < 0) {
+    if (slot < 0 || 0 != x->fail) {
         return -1;
     }
     a = &x->ahead[slot];
@@ -198,6 +228,9 @@ int scc_pml_complete(scc_xport_t *x, int slot, int peer, size_t len, void *targe
 
     a->busy = 0;
     x->traffic[NULL != x->remote && x->remote[peer]][1]++;
+    if (OPAL_UNLIKELY(0 != x->fail)) {
+        return OMPI_SUCCESS;    /* taken; my call failed meanwhile */
+    }
     if (OMPI_SUCCESS == rc && (size_t) st._ucount != len) {
         rc = MPI_ERR_TRUNCATE;
     }
@@ -221,6 +254,18 @@ void scc_pml_cancel(scc_xport_t *x, int slot)
     }
 }
 
+/* Every call gets a tag of its own, reserved where Open MPI's nonblocking collectives take
+ * theirs (every member reserves at the same calls, as it does for those): a message an
+ * erroneous call left behind can never match a later call.  A call started again
+ * (scc_xport_again) keeps its tag. */
+void scc_pml_begin(scc_xport_t *x)
+{
+    if (x->pml_tag_call != x->call) {
+        x->pml_tag = scc_coll_reserve_tag(x->comm);
+        x->pml_tag_call = x->call;
+    }
+}
+
 void scc_pml_end(scc_xport_t *x)
 {
     for (int i = 0; i < x->nreqs; ++i) {
@@ -236,7 +281,6 @@ int mca_coll_scc_xport_pml_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     x->kind = SCC_XPORT_PML;
     x->desc = "pml (point-to-point)";
     x->comm = comm;
-    x->pml_tag = SCC_COLL_TAG(BCAST);
     /* blocks are cut as for shared memory; no slots, no single copy */
     x->slot_size = mca_coll_scc_component.shm_slot_size > SCC_LINE
                        ? (size_t) mca_coll_scc_component.shm_slot_size : SCC_LINE;

@@ -1,0 +1,104 @@
+#!/bin/sh
+# hang.sh: a call that is erroneous or fails on some members ends on every member and leaves
+# the communicator usable (scc_hang; README, "Erroneous and failing calls").  Every mpirun
+# runs under a timeout: a hang is a failure.
+#   - Broadcasts whose receivers pass more or fewer bytes than the root, 40 B to 16 MB, from
+#     three roots, each followed by right calls checked byte by byte: at 2 and 4 processes
+#     on the table's algorithms (direct and trees, which the receivers' counts may choose
+#     apart), at 5 with every algorithm forced, on the emulated SCC buffers, and with the
+#     messages read single-copy (process_vm_readv) from 8 KB.
+#   - A failure injected into one call on one member (coll_scc_fail_setup R:scratch@N, its
+#     scratch buffers), in broadcasts and reductions, over shared memory and over the pml:
+#     the member returns an error, the others end the call, the next calls are right.
+#   - A call no member can end with an error (an in-place alltoall whose copy fails): the
+#     job ends, naming the cause.
+# The component must have served the calls (verbose 2 call reports, no fallback).
+. "$SCC_SRCDIR/test/mpi/scc_lib.sh"
+
+prog="$SCC_BUILDDIR/test/mpi/scc_hang"
+: "${SCC_TIMEOUT:=240}"
+
+# Where the component defers its setup to later calls, serve from the first one: the
+# failures below name calls by number.
+# shellcheck disable=SC2086 # SCC_PRELOAD: words on purpose (scc_lib.sh)
+if env ${SCC_PRELOAD:+LD_PRELOAD=$SCC_PRELOAD} \
+    OMPI_MCA_mca_base_component_path="$SCC_COMPONENT_PATH" \
+    "${SCC_OMPI_BINDIR:-/usr/bin}/ompi_info" --param coll scc --level 9 --parsable 2>/dev/null |
+    grep -q "^mca:coll:scc:param:coll_scc_setup_calls:"; then
+    now="--mca coll_scc_setup_calls 0"
+else
+    now=""
+fi
+
+# served LOG NP NAME ALGS: every one of the NP processes reports calls of the communicator
+# NAME, its broadcasts by the algorithms ALGS (an extended regular expression) and nothing
+# by the fallback
+served() {
+    scc_served "$1" "$2" "$3" " bcast:($4)=[1-9]" &&
+        [ "$(grep -a "coll:scc: comm [0-9]* ($3) rank [0-9]* size $2 calls:" "$1" |
+             grep -c ":fallback=")" -eq 0 ]
+}
+
+# mismatch NAME NP ALGS "SCC_HANG OPTIONS" [mpirun options]: erroneous broadcasts; ALGS:
+# what the table may run (the communicators of forced algorithms must run theirs)
+mismatch() {
+    name=$1; np=$2; algs=$3; args=$4; shift 4
+    log="$SCC_LOGDIR/hang-$name.log"
+    # shellcheck disable=SC2086 # $now, $args: words on purpose
+    scc_run "$log" "$np" $now "$@" -- "$prog" $args
+    rc=$?
+    [ $rc -eq 0 ] && scc_no_failures "$log"
+    tap_check $? "$name: $np processes, erroneous broadcasts end everywhere with the root's data or MPI_ERR_TRUNCATE, the next calls right (rc $rc, $(grep -ao '[0-9]* checks' "$log" | head -n 1))" "$log"
+    st=0
+    # shellcheck disable=SC2013 # algorithm names: one word each
+    for a in $(sed -n 's/^hang-comm: (hang bcast \(.*\)) done$/\1/p' "$log"); do
+        want=$a
+        [ "$a" = auto ] && want=$algs
+        served "$log" "$np" "hang bcast $a" "$want" ||
+            { echo "# hang bcast $a: not served by $want on every process"; st=1; }
+    done
+    grep -aq "^hang-comm: " "$log" || st=1
+    tap_check $st "$name: scc served every broadcast ($algs), none went to the fallback" "$log"
+}
+
+mismatch np2 2 flat ""
+mismatch np4 4 "tree|flat" ""
+mismatch forced 5 "tree|flat|jia|dopl|nocmsg" \
+    "-a tree,flat,jia,dopl,nocmsg -s 40,1000,65537,1048576,4194304"
+mismatch mpb 4 "tree|flat" "-a auto -s 40,1000,65536,400000,4194304" --mca coll_scc_mpb_emulate 1
+mismatch single-copy 4 "tree|flat" "-a auto,flat,jia -s 40,1000,65536,400000,4194304" \
+    --mca coll_scc_cma_min 8192
+
+# fault NAME [mpirun options]: rank R fails every scratch buffer of call N of "hang fault",
+# at each probe of scc_hang -f (call 4k + 2), at a receiver, a root, a reduction's member
+failures="2:scratch@2,3:scratch@6,3:scratch@10,0:scratch@14,2:scratch@18,1:scratch@22,0:scratch@26,1:scratch@30"
+fault() {
+    name=$1; shift
+    log="$SCC_LOGDIR/hang-$name.log"
+    # shellcheck disable=SC2086 # $now: words on purpose
+    scc_run "$log" 4 $now --mca coll_scc_fail_setup "$failures" "$@" -- "$prog" -f
+    rc=$?
+    [ $rc -eq 0 ] && scc_no_failures "$log" && [ "$(grep -ac '^hang-probe: ' "$log")" -eq 8 ]
+    tap_check $? "$name: a member that fails a call returns an error, every member ends it, the next calls are right (rc $rc)" "$log"
+    served "$log" 4 "hang fault" "tree|flat" && scc_served "$log" 4 "hang fault" " reduce:tree=3"
+    tap_check $? "$name: scc served the probes" "$log"
+}
+
+fault fault-shm
+fault fault-pml --mca coll_scc_transport pml
+
+# fatal NAME SPEC CALL: the job must end (not hang, not succeed) with one message naming
+# the call and the cause (a plan that cannot be made: agreefail.sh)
+fatal() {
+    log="$SCC_LOGDIR/hang-$1.log"
+    # shellcheck disable=SC2086 # $now: words on purpose
+    scc_run "$log" 3 $now --mca coll_scc_fail_setup "$2" -- "$prog" -x
+    rc=$?
+    [ $rc -ne 0 ] && [ $rc -ne 124 ] && ! grep -aq "the job went on" "$log" &&
+        [ "$(grep -ac "cannot go on with a call on communicator" "$log")" -eq 1 ] &&
+        grep -aq "$3" "$log"
+    tap_check $? "$1: the job ends with a message naming the cause (rc $rc)" "$log"
+}
+
+fatal abort-scratch 1:scratch@2 "In MPI_Alltoall,"
+tap_done

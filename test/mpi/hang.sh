@@ -18,17 +18,6 @@
 prog="$SCC_BUILDDIR/test/mpi/scc_hang"
 : "${SCC_TIMEOUT:=240}"
 
-# Where the component defers its setup to later calls, serve from the first one: the
-# failures below name calls by number.
-# shellcheck disable=SC2086 # SCC_PRELOAD: words on purpose (scc_lib.sh)
-if env ${SCC_PRELOAD:+LD_PRELOAD=$SCC_PRELOAD} \
-    OMPI_MCA_mca_base_component_path="$SCC_COMPONENT_PATH" \
-    "${SCC_OMPI_BINDIR:-/usr/bin}/ompi_info" --param coll scc --level 9 --parsable 2>/dev/null |
-    grep -q "^mca:coll:scc:param:coll_scc_setup_calls:"; then
-    now="--mca coll_scc_setup_calls 0"
-else
-    now=""
-fi
 
 # served LOG NP NAME ALGS: every one of the NP processes reports calls of the communicator
 # NAME, its broadcasts by the algorithms ALGS (an extended regular expression) and nothing
@@ -44,8 +33,8 @@ served() {
 mismatch() {
     name=$1; np=$2; algs=$3; args=$4; shift 4
     log="$SCC_LOGDIR/hang-$name.log"
-    # shellcheck disable=SC2086 # $now, $args: words on purpose
-    scc_run "$log" "$np" $now "$@" -- "$prog" $args
+    # shellcheck disable=SC2086 # $args: words on purpose
+    scc_run "$log" "$np" "$@" -- "$prog" $args
     rc=$?
     [ $rc -eq 0 ] && scc_no_failures "$log"
     tap_check $? "$name: $np processes, erroneous broadcasts end everywhere with the root's data or MPI_ERR_TRUNCATE, the next calls right (rc $rc, $(grep -ao '[0-9]* checks' "$log" | head -n 1))" "$log"
@@ -75,8 +64,7 @@ failures="2:scratch@2,3:scratch@6,3:scratch@10,0:scratch@14,2:scratch@18,1:scrat
 fault() {
     name=$1; shift
     log="$SCC_LOGDIR/hang-$name.log"
-    # shellcheck disable=SC2086 # $now: words on purpose
-    scc_run "$log" 4 $now --mca coll_scc_fail_setup "$failures" "$@" -- "$prog" -f
+    scc_run "$log" 4 --mca coll_scc_fail_setup "$failures" "$@" -- "$prog" -f
     rc=$?
     [ $rc -eq 0 ] && scc_no_failures "$log" && [ "$(grep -ac '^hang-probe: ' "$log")" -eq 8 ]
     tap_check $? "$name: a member that fails a call returns an error, every member ends it, the next calls are right (rc $rc)" "$log"
@@ -91,8 +79,7 @@ fault fault-pml --mca coll_scc_transport pml
 # the call and the cause (a plan that cannot be made: agreefail.sh)
 fatal() {
     log="$SCC_LOGDIR/hang-$1.log"
-    # shellcheck disable=SC2086 # $now: words on purpose
-    scc_run "$log" 3 $now --mca coll_scc_fail_setup "$2" -- "$prog" -x
+    scc_run "$log" 3 --mca coll_scc_fail_setup "$2" -- "$prog" -x
     rc=$?
     [ $rc -ne 0 ] && [ $rc -ne 124 ] && ! grep -aq "the job went on" "$log" &&
         [ "$(grep -ac "cannot go on with a call on communicator" "$log")" -eq 1 ] &&

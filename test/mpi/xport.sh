@@ -153,8 +153,10 @@ for backing in memfd file; do
 done
 
 # Killed at the worst moment: the segment file made, nobody attached yet (coll_scc_fail_setup
-# killed).  Its name stays until a later job of this user making a file in that directory
-# removes it -- its creator is gone -- and leaves only its own, gone at its end.
+# killed).  The runtime removes the file where it can (its name was registered for cleanup;
+# Open MPI 4.1's daemons do it in some runs, not in all); else it stays until a later job of
+# this user making a file in that directory removes it -- its creator is gone -- and leaves
+# only its own, gone at its end.
 log="$SCC_LOGDIR/xport-killed-setup.log"
 colls="$SCC_BUILDDIR/test/mpi/scc_colls"
 scc_run "$log" 3 --mca coll_scc_shm_backing file --mca coll_scc_shm_dir "$shmdir" \
@@ -164,9 +166,14 @@ left=$(ls "$shmdir")
 scc_run "$log.next" 3 --mca coll_scc_shm_backing file --mca coll_scc_shm_dir "$shmdir" -- "$colls"
 rc2=$?
 cat "$log.next" >> "$log"
-[ $rc -ne 0 ] && tr -s "\n" " " < "$log" | grep -aq "exited on signal 9" && [ -n "$left" ] &&
+[ $rc -ne 0 ] && tr -s "\n" " " < "$log" | grep -aq "exited on signal 9" &&
+    grep -aq "size 3: rank 0: killed fails here" "$log" &&
+    { [ -z "$left" ] || grep -aq "coll:scc: removed $shmdir/$left, left by process" "$log.next"; } &&
     [ $rc2 -eq 0 ] && scc_no_failures "$log.next" && scc_selected "$log.next" 3 MPI_COMM_WORLD &&
-    grep -aq "coll:scc: removed $shmdir/$left, left by process" "$log.next" && [ -z "$(ls -A "$shmdir")" ]
-tap_check $? "killed with its segment file made: the next job removes '$left', serves, leaves nothing" "$log"
+    [ -z "$(ls -A "$shmdir")" ]
+ok=$?
+how="the runtime removed it"
+[ -n "$left" ] && how="the next job removed '$left'"
+tap_check $ok "killed with its segment file made: $how; the next job serves, nothing is left" "$log"
 rm -f "$log.next"
 tap_done

@@ -80,7 +80,7 @@ tap_check $? "thresholds -1, strict hook -1: scc selected, flat and trees serve,
 # -1 on two of four processes is their default, as on the others, and scc is still selected
 # (a real difference, such as 100, declines the communicator everywhere).
 log="$SCC_LOGDIR/colls-params-record.log"
-scc_run "$log" 2 -- "$prog" : -np 2 env OMPI_MCA_coll_scc_line_max=-1 "$prog"
+scc_run "$log" 4 -- "$SCC_SRCDIR/test/mpi/scc_env_odd.sh" OMPI_MCA_coll_scc_line_max -1 "$prog"
 rc=$?
 [ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD
 tap_check $? "line_max -1 on two processes of four: the same record, scc selected, all right" "$log"

@@ -29,7 +29,7 @@ for np in $(scc_matrix "2 4" "4"); do
     for calls in 5 0; do
         log="$SCC_LOGDIR/lazy-np$np-calls$calls.log"
         out="$SCC_LOGDIR/lazy-np$np-calls$calls.out"
-        live=$(scc_matrix 200 100)
+        live=$(scc_matrix 100 60)
         rm -rf "$out" && mkdir -p "$out"
         # each process writes to a file of its own, appended to the log afterwards: thousands
         # of report lines through mpirun may come out cut into each other
@@ -73,7 +73,7 @@ done
 # keeps stay within coll_scc_shm_resident (1 MB here, a communicator's slots are 512 KB), the
 # least recently used communicators giving theirs back; unbounded (0), each keeps its own
 np=4
-live=$(scc_matrix 100 60)
+live=$(scc_matrix 60 40)
 for res in 1048576 0; do
     log="$SCC_LOGDIR/lazy-resident$res.log"
     out="$SCC_LOGDIR/lazy-resident$res.out"

@@ -451,11 +451,11 @@ static inline void scc_xport_begin(scc_xport_t *x)
         scc_xport_first_call(x);
     }
     if (NULL != x->pool) {
+        struct scc_xport *owing = __atomic_load_n(&scc_pool_owing, __ATOMIC_RELAXED);
         x->pool_used = true;
         if (OPAL_UNLIKELY(ompi_mpi_thread_multiple
-                          || 0 != __atomic_load_n(&scc_pool_retry, __ATOMIC_RELAXED))
-            || OPAL_UNLIKELY(NULL != __atomic_load_n(&scc_pool_owing, __ATOMIC_RELAXED)
-                             && x != __atomic_load_n(&scc_pool_owing, __ATOMIC_RELAXED))) {
+                          || 0 != __atomic_load_n(&scc_pool_retry, __ATOMIC_RELAXED)
+                          || (NULL != owing && x != owing))) {
             scc_pool_begin(x);
         }
     }

@@ -118,7 +118,11 @@ placement() {
 }
 
 placement 2x2 nodea:2,nodeb:2 4 2 2x1 2,2 "$(scc_matrix "" -q)"
-placement 3x2 nodea:2,nodeb:2,nodec:2 6 3 3x1 2,2,2 -q
+# the reduced run (.ci/run's second series) leaves out the placements that repeat a kind:
+# three nodes of two (2 x 3 and 4 x 1 have more per node and more nodes), the round robin
+# matrix (its alltoall below stays)
+[ "${SCC_TEST_REDUCED:-0}" = 1 ] ||
+    placement 3x2 nodea:2,nodeb:2,nodec:2 6 3 3x1 2,2,2 -q
 placement 2x3 nodea:3,nodeb:3 6 2 2x1 3,3 -q
 placement 4x1 nodea:1,nodeb:1,nodec:1,noded:1 4 4 2x2 1,1,1,1 -q
 placement 3+1 nodea:3,nodeb:1 4 2 2x1 3,1 -q
@@ -131,10 +135,12 @@ tap_check $? "alltoall and alltoallv across nodes (3 + 1 + 2): the pairwise exch
 
 # Ranks dealt round robin over the nodes: no node holds consecutive ranks
 SCC_NODE_MAP=node
-nodes_matrix "$SCC_LOGDIR/nodes-roundrobin.log" nodea:3,nodeb:3 5 5 \
-    "\(MPI_COMM_WORLD\) size 5: topology nodes: 2 on a 2x1 grid, processes per node 3,2, leaders 0,1" \
-    "1 0" -- -q -a "$node_algs" -c "$node_colls"
-tap_check $? "ranks round robin over 2 nodes (3 + 2): every algorithm served, results right, the ways right" "$log"
+if [ "${SCC_TEST_REDUCED:-0}" != 1 ]; then
+    nodes_matrix "$SCC_LOGDIR/nodes-roundrobin.log" nodea:3,nodeb:3 5 5 \
+        "\(MPI_COMM_WORLD\) size 5: topology nodes: 2 on a 2x1 grid, processes per node 3,2, leaders 0,1" \
+        "1 0" -- -q -a "$node_algs" -c "$node_colls"
+    tap_check $? "ranks round robin over 2 nodes (3 + 2): every algorithm served, results right, the ways right" "$log"
+fi
 nodes_matrix "$SCC_LOGDIR/nodes-roundrobin-alltoall.log" nodea:3,nodeb:3 5 5 "" "1 0" -- \
     -q -a fallback,ring,leaders -c alltoall,alltoallv
 tap_check $? "ranks round robin over 2 nodes (3 + 2): alltoall and alltoallv, the pairwise exchange and the leaders' aggregation served them, results right, the ways right" "$log"

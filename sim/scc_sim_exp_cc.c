@@ -133,8 +133,11 @@ static void keep(cc_best_t *b, double t, int alg, const char *what)
 
 /* The study of one preset: writes cc_<name>_{bcast,barrier,allreduce}.dat and its part of
  * cc.md. */
-static int cc_preset(const scc_cc_params_t *p, const char *name, const char *dir, FILE *md)
+static int cc_preset(const scc_cc_params_t *p, const char *name, const char *dir, FILE *md,
+                     FILE *det)
 {
+    /* the summary's cells, per core count */
+    static char sum_bc[CC_NN][3][64], sum_fan[CC_NN][96], sum_bar[CC_NN][96], sum_ar[CC_NN][3][64];
     static cc_tree_t cand[20000];
     char fn[128], b1[32], b2[32], b3[32], w[48];
     FILE *fb, *fr, *fa;
@@ -156,8 +159,8 @@ static int cc_preset(const scc_cc_params_t *p, const char *name, const char *dir
                 "rabenseifner redbcast  (ns)\n");
 
     for (int pk = 1; pk <= 2; ++pk) {
-        fprintf(md, "\n### %s, %d package%s: bcast\n\n", name, pk, pk > 1 ? "s" : "");
-        fprintf(md, "| cores | bytes | best scc | time | best tuned | time | tuned / scc | "
+        fprintf(det, "\n### %s, %d package%s: bcast\n\n", name, pk, pk > 1 ? "s" : "");
+        fprintf(det, "| cores | bytes | best scc | time | best tuned | time | tuned / scc | "
                     "tree, today's fan-outs / best |\n|---|---|---|---|---|---|---|---|\n");
         for (int ni = 0; ni < CC_NN; ++ni) {
             int n = cc_ns[ni], nc = tree_candidates(n, cand, 20000);
@@ -194,12 +197,27 @@ static int cc_preset(const scc_cc_params_t *p, const char *name, const char *dir
                         keep(&bs, tree.t, SCC_CC_BC_TREE, what);
                     }
                 }
+                {
+                    /* summary cells: 8 B, 4 KiB, 1 MiB; fan-outs at 8 B, 512 B, 4 KiB */
+                    int col = bc_sizes[si] == 8 ? 0 : (bc_sizes[si] == 4096 ? 1
+                              : (bc_sizes[si] == 1048576 ? 2 : -1));
+                    if (col >= 0) {
+                        snprintf(sum_bc[ni][col], sizeof(sum_bc[ni][col]), "%s / %s %.2f",
+                                 bs.what, bt.what, bt.t / bs.t);
+                    }
+                    if (bc_sizes[si] == 8 || bc_sizes[si] == 512 || bc_sizes[si] == 4096) {
+                        size_t l = bc_sizes[si] == 8 ? 0 : strlen(sum_fan[ni]);
+                        snprintf(sum_fan[ni] + l, sizeof(sum_fan[ni]) - l, "%s(%s) %.2f",
+                                 l ? "; " : "", bestd ? fmt_fanout(bestk, bestd, w, sizeof(w)) : "-",
+                                 bestd ? tauto / tree.t : NAN);
+                    }
+                }
                 fprintf(fb, "%d %d %.0f  %.1f %.1f ", pk, n, bc_sizes[si], bs.t, bt.t);
                 for (int a = SCC_CC_BC_TREE; a <= SCC_CC_BC_BINARY; ++a) {
                     fprintf(fb, " %.1f", t[a]);
                 }
                 fprintf(fb, "  %s\n", bestd ? fmt_fanout(bestk, bestd, w, sizeof(w)) : "-");
-                fprintf(md, "| %d | %s | %s | %s | %s | %s | %.2f | %s |\n", n,
+                fprintf(det, "| %d | %s | %s | %s | %s | %s | %.2f | %s |\n", n,
                         scc_sim_fmt_bytes(bc_sizes[si], b1, sizeof(b1)), bs.what,
                         scc_sim_fmt_time(bs.t, b2, sizeof(b2)), bt.what,
                         scc_sim_fmt_time(bt.t, b3, sizeof(b3)), bt.t / bs.t,
@@ -208,8 +226,8 @@ static int cc_preset(const scc_cc_params_t *p, const char *name, const char *dir
             }
         }
 
-        fprintf(md, "\n### %s, %d package%s: barrier\n\n", name, pk, pk > 1 ? "s" : "");
-        fprintf(md, "| cores | best radix m | time | direct (m = n-1, today's) | flag tree | "
+        fprintf(det, "\n### %s, %d package%s: barrier\n\n", name, pk, pk > 1 ? "s" : "");
+        fprintf(det, "| cores | best radix m | time | direct (m = n-1, today's) | flag tree | "
                     "best tuned | time | tuned / scc |\n|---|---|---|---|---|---|---|---|\n");
         for (int ni = 0; ni < CC_NN; ++ni) {
             int n = cc_ns[ni], bm = 1;
@@ -236,7 +254,10 @@ static int cc_preset(const scc_cc_params_t *p, const char *name, const char *dir
             fprintf(fr, "%d %d  %d %.1f  %.1f %.1f %.1f %.1f\n", pk, n, bm, tb, td, ttr, tbr, trd);
             {
                 double tbest = tb < ttr ? tb : ttr, ttun = tbr < trd ? tbr : trd;
-                fprintf(md, "| %d | %d%s | %s | %s | %s | %s | %s | %.2f |\n", n, bm,
+                snprintf(sum_bar[ni], sizeof(sum_bar[ni]), "m = %d%s: direct %.2f, %s %.2f", bm,
+                         ttr < tb ? " (tree faster)" : "", td / tbest,
+                         tbr <= trd ? "bruck" : "recdbl", ttun / tbest);
+                fprintf(det, "| %d | %d%s | %s | %s | %s | %s | %s | %.2f |\n", n, bm,
                         ttr < tb ? " (tree faster)" : "", scc_sim_fmt_time(tb, b1, sizeof(b1)),
                         scc_sim_fmt_time(td, b2, sizeof(b2)),
                         scc_sim_fmt_time(ttr, b3, sizeof(b3)), tbr <= trd ? "bruck" : "recdbl",
@@ -244,8 +265,8 @@ static int cc_preset(const scc_cc_params_t *p, const char *name, const char *dir
             }
         }
 
-        fprintf(md, "\n### %s, %d package%s: allreduce\n\n", name, pk, pk > 1 ? "s" : "");
-        fprintf(md, "| cores | bytes | best scc | time | best tuned | time | tuned / scc |\n"
+        fprintf(det, "\n### %s, %d package%s: allreduce\n\n", name, pk, pk > 1 ? "s" : "");
+        fprintf(det, "| cores | bytes | best scc | time | best tuned | time | tuned / scc |\n"
                     "|---|---|---|---|---|---|---|\n");
         for (int ni = 0; ni < CC_NN; ++ni) {
             int n = cc_ns[ni];
@@ -268,12 +289,20 @@ static int cc_preset(const scc_cc_params_t *p, const char *name, const char *dir
                         keep(&bt, t[i], ar[i], scc_cc_alg_name(ar[i]));
                     }
                 }
+                {
+                    int col = ar_sizes[si] == 8 ? 0 : (ar_sizes[si] == 32768 ? 1
+                              : (ar_sizes[si] == 1048576 ? 2 : -1));
+                    if (col >= 0) {
+                        snprintf(sum_ar[ni][col], sizeof(sum_ar[ni][col]), "%s / %s %.2f",
+                                 bs.what, bt.what, bt.t / bs.t);
+                    }
+                }
                 fprintf(fa, "%d %d %.0f  %.1f %.1f ", pk, n, ar_sizes[si], bs.t, bt.t);
                 for (int i = 0; i < 6; ++i) {
                     fprintf(fa, " %.1f", t[i]);
                 }
                 fprintf(fa, "\n");
-                fprintf(md, "| %d | %s | %s | %s | %s | %s | %.2f |\n", n,
+                fprintf(det, "| %d | %s | %s | %s | %s | %s | %.2f |\n", n,
                         scc_sim_fmt_bytes(ar_sizes[si], b1, sizeof(b1)), bs.what,
                         scc_sim_fmt_time(bs.t, b2, sizeof(b2)), bt.what,
                         scc_sim_fmt_time(bt.t, b3, sizeof(b3)), bt.t / bs.t);
@@ -281,6 +310,16 @@ static int cc_preset(const scc_cc_params_t *p, const char *name, const char *dir
                     rc = -1;
                 }
             }
+        }
+        fprintf(md, "\n### %s, %d package%s\n\n"
+                    "| cores | bcast 8 B | bcast 4 KiB | bcast 1 MiB | best fan-outs 8 B; 512 B; "
+                    "4 KiB (today's / best) | barrier: best radix; direct, tuned / best | "
+                    "allreduce 8 B | allreduce 32 KiB | allreduce 1 MiB |\n"
+                    "|---|---|---|---|---|---|---|---|---|\n", name, pk, pk > 1 ? "s" : "");
+        for (int ni = 0; ni < CC_NN; ++ni) {
+            fprintf(md, "| %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", cc_ns[ni],
+                    sum_bc[ni][0], sum_bc[ni][1], sum_bc[ni][2], sum_fan[ni], sum_bar[ni],
+                    sum_ar[ni][0], sum_ar[ni][1], sum_ar[ni][2]);
         }
         fprintf(fb, "\n\n");
         fprintf(fr, "\n\n");
@@ -395,10 +434,10 @@ static int cc_tables(const scc_cc_params_t *phi, const scc_cc_params_t *sb, cons
 
 int scc_sim_exp_cc(const scc_cc_params_t *sb, const scc_cc_params_t *phi, const char *dir)
 {
-    FILE *md = scc_sim_open(dir, "cc.md");
+    FILE *md = scc_sim_open(dir, "cc.md"), *det = scc_sim_open(dir, "cc_detail.md");
     int rc;
 
-    if (NULL == md) {
+    if (NULL == md || NULL == det) {
         return -1;
     }
     fprintf(md, "# The cache-coherent model (seeds/004): reproduced tables and maps\n\n"
@@ -410,9 +449,21 @@ int scc_sim_exp_cc(const scc_cc_params_t *sb, const scc_cc_params_t *phi, const 
                 "is done (a sender done when its readers have taken its messages). Both sides "
                 "run on the same transport (flag lines and slots), so a ratio compares schedules, "
                 "not implementations. Sandy Bridge beyond 8 cores per package and Xeon Phi beyond "
-                "60 cores or on two packages are the presets' line costs extrapolated.\n");
-    rc |= cc_preset(sb, "sandybridge", dir, md);
-    rc |= cc_preset(phi, "xeonphi", dir, md);
+                "60 cores or on two packages are the presets' line costs extrapolated. Each cell: "
+                "the best scc schedule / the best tuned one, and tuned's time over scc's (above 1: "
+                "scc faster). Every size and schedule: cc_detail.md and cc_<preset>_<coll>.dat.\n");
+    fprintf(det, "# The cache-coherent maps in detail (scc_sim cc; summary in cc.md)\n\n"
+                 "bcast: the best of the component's schedules (tree with the best fan-outs found "
+                 "up to 32 KiB, tree with today's fan-outs, direct, Jia, DOPL on two packages) "
+                 "against the best of tuned's (binomial, pipelined chain, pipelined binary tree); "
+                 "allreduce: the component's butterfly, ring, tree (reduce + bcast), direct against "
+                 "tuned's recursive doubling and ring (the same schedules), Rabenseifner and "
+                 "binomial reduce + bcast; barrier: the component's m-way dissemination (every m), "
+                 "its direct (m = n - 1, today's default) and flag tree against tuned's Bruck and "
+                 "recursive doubling.\n");
+    rc |= cc_preset(sb, "sandybridge", dir, md, det);
+    rc |= cc_preset(phi, "xeonphi", dir, md, det);
     fclose(md);
+    fclose(det);
     return rc;
 }

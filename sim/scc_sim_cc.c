@@ -48,6 +48,7 @@ static double *param_ref(scc_cc_params_t *p, const char *name)
         { "block_bytes", offsetof(scc_cc_params_t, block_bytes) },
         { "window", offsetof(scc_cc_params_t, window) },
         { "cont_per_line", offsetof(scc_cc_params_t, cont_per_line) },
+        { "pml_o", offsetof(scc_cc_params_t, pml_o) },
     };
     char buf[64];
 
@@ -160,9 +161,9 @@ void scc_cc_params_print(const scc_cc_params_t *p, FILE *f)
                 dist_names[d], p->p[d], dist_names[d], p->q[d], dist_names[d], p->c[d]);
     }
     fprintf(f, "b = %g\ncopy_line = %g\nred_line = %g\nline_bytes = %g\npayload = %g\n"
-            "block_bytes = %g\nwindow = %g\ncont_per_line = %g\n", p->b, p->copy_line,
-            p->red_line, p->line_bytes, p->payload, p->block_bytes, p->window,
-            p->cont_per_line);
+            "block_bytes = %g\nwindow = %g\ncont_per_line = %g\npml_o = %g\n", p->b,
+            p->copy_line, p->red_line, p->line_bytes, p->payload, p->block_bytes, p->window,
+            p->cont_per_line, p->pml_o);
 }
 
 /* ---------------------------------------------------------------- closed forms */

@@ -31,6 +31,8 @@ typedef struct scc_cc_params {
     double payload;           /* bytes that ride in the flag line with the sequence word */
     double block_bytes;       /* the component's slot: the largest piece of one message */
     double window;            /* slots per sender */
+    double pml_o;             /* point-to-point messages: software cost per message on each
+                                 side (0: schedules compared alone) */
     double cont_per_line;     /* 1: every data line of a message read by k readers at once
                                  costs c per extra reader (a source serves a line per c);
                                  0: seeds/004's flat-tree form, c per extra reader once */
@@ -47,6 +49,9 @@ void scc_cc_params_print(const scc_cc_params_t *p, FILE *f);
 typedef struct scc_cc_machine {
     int n, packages;
     int per;                  /* cores per package: ceil(n / packages) */
+    int p2p;                  /* point-to-point messages (tuned over the pml): a SEND with k
+                                 readers is k copies sent in turn, each read by one reader
+                                 (the k-th to arrive takes the k-th), no line shared, no slot */
 } scc_cc_machine_t;
 
 static inline int scc_cc_pkg(const scc_cc_machine_t *m, int rank)

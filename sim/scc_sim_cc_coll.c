@@ -375,6 +375,8 @@ int scc_cc_run(const scc_cc_params_t *p, const scc_cc_case_t *c, scc_cc_out_t *o
     m.n = c->n;
     m.packages = c->packages > 0 ? c->packages : 1;
     m.per = (c->n + m.packages - 1) / m.packages;
+    /* tuned moves point-to-point messages through the pml */
+    m.p2p = SCC_CC_BY_TUNED == scc_cc_alg_by(c->alg);
     for (int r = 0; r < c->n && 0 == rc; ++r) {
         s[r] = calloc(1, sizeof(scc_sched_t));
         if (NULL == s[r]) {

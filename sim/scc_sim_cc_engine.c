@@ -16,6 +16,7 @@ typedef struct cc_msg {
     double t_all;               /* the last reader done */
     double ack_scan;            /* the sender's reads of its readers' ack lines */
     double ack_one;             /* one read of a shared notification line */
+    double step;                /* point to point: the sender's time per copy */
 } cc_msg_t;
 
 typedef struct cc_rank {
@@ -217,7 +218,18 @@ int scc_cc_replay(const scc_cc_params_t *p, const scc_cc_machine_t *m, scc_sched
         }
         st = &s[r]->steps[me->pc];
         g = &msg[me->msg_of[me->pc]];
-        if (SCC_STEP_SEND == st->kind) {
+        if (SCC_STEP_SEND == st->kind && m->p2p) {
+            /* one copy per reader, one after another; no slot to wait for */
+            double t0 = me->clock;
+            g->step = (g->bytes > p->payload ? p->copy_line * ceil(g->bytes / line) : 0) + rl
+                      + p->pml_o;
+            g->tp = t0 + g->step;
+            me->clock = t0 + g->step * (g->nreaders > 1 ? g->nreaders : 1);
+            wake(&h, rk, &g->wait_pub, g->tp);
+            if (g->nreaders <= 0) {
+                g->t_all = g->tp;
+            }
+        } else if (SCC_STEP_SEND == st->kind) {
             double t0 = me->clock;
             if (!g->signal) {
                 /* the slot's last message must be taken before this one replaces it */
@@ -258,6 +270,16 @@ int scc_cc_replay(const scc_cc_params_t *p, const scc_cc_machine_t *m, scc_sched
                 wait_on(rk, &g->wait_pub, r);
                 continue;
             }
+            if (m->p2p) {
+                /* my own copy: the (nread+1)-th, in lines no one else reads */
+                double ready = g->tp + g->nread * g->step;
+                double nl = ceil(bytes / line);
+                f = (ready > me->clock ? ready : me->clock) + p->r[SCC_CC_M][d] + p->pml_o;
+                if (bytes > p->payload) {
+                    f += p->o[d] * nl + p->p[d] * nl / (nl + 1);
+                }
+                goto got;
+            }
             t0 = g->tp > me->clock ? g->tp : me->clock;
             /* the flag line, modified in the sender's cache; readers of it queue */
             f = t0 + p->r[SCC_CC_M][d];
@@ -276,6 +298,7 @@ int scc_cc_replay(const scc_cc_params_t *p, const scc_cc_machine_t *m, scc_sched
                 g->data_free = srv;
                 f = fd;
             }
+got:
             if (SCC_STEP_RECV_REDUCE == st->kind) {
                 f += p->red_line * ceil(bytes / line);
             }

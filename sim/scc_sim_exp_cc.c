@@ -153,10 +153,10 @@ static int cc_preset(const scc_cc_params_t *p, const char *name, const char *dir
         return -1;
     }
     fprintf(fb, "# packages n bytes  best_scc_ns best_tuned_ns  tree_auto direct jia dopl "
-                "binomial chain binary  (ns; nan: n/a)  best tree fan-outs\n");
+                "binomial chain binary (tuned's point to point)  (ns; nan: n/a)  best tree fan-outs\n");
     fprintf(fr, "# packages n  best_radix t_best  direct(radix n-1) tree bruck recdbl  (ns)\n");
     fprintf(fa, "# packages n bytes  best_scc_ns best_tuned_ns  butterfly ring tree direct "
-                "rabenseifner redbcast  (ns)\n");
+                "| recdbl ring rabenseifner redbcast  (ns; tuned's point to point)\n");
 
     for (int pk = 1; pk <= 2; ++pk) {
         fprintf(det, "\n### %s, %d package%s: bcast\n\n", name, pk, pk > 1 ? "s" : "");
@@ -272,22 +272,16 @@ static int cc_preset(const scc_cc_params_t *p, const char *name, const char *dir
             int n = cc_ns[ni];
             for (int si = 0; si < CC_NAR; ++si) {
                 static const int ar[] = { SCC_CC_AR_BUTTERFLY, SCC_CC_AR_RING, SCC_CC_AR_TREE,
-                                          SCC_CC_AR_DIRECT, SCC_CC_AR_RABEN, SCC_CC_AR_REDBCAST };
+                                          SCC_CC_AR_DIRECT, SCC_CC_AR_RECDBL, SCC_CC_AR_TRING,
+                                          SCC_CC_AR_RABEN, SCC_CC_AR_REDBCAST };
                 scc_cc_case_t c = { .n = n, .packages = pk, .bytes = ar_sizes[si] };
                 cc_best_t bs = { 0, -1, "" }, bt = { 0, -1, "" };
-                double t[6];
-                for (int i = 0; i < 6; ++i) {
+                double t[8];
+                for (int i = 0; i < 8; ++i) {
                     c.alg = ar[i];
                     t[i] = cc_time(p, &c);
-                    if (scc_cc_alg_by(ar[i]) == SCC_CC_BY_SCC) {
-                        keep(&bs, t[i], ar[i], scc_cc_alg_name(ar[i]));
-                    }
-                    if (SCC_CC_AR_BUTTERFLY == ar[i] || SCC_CC_AR_RING == ar[i]) {
-                        /* tuned runs the same two schedules (recursive doubling, ring) */
-                        keep(&bt, t[i], ar[i], SCC_CC_AR_RING == ar[i] ? "ring" : "recdbl");
-                    } else if (scc_cc_alg_by(ar[i]) == SCC_CC_BY_TUNED) {
-                        keep(&bt, t[i], ar[i], scc_cc_alg_name(ar[i]));
-                    }
+                    keep(scc_cc_alg_by(ar[i]) == SCC_CC_BY_SCC ? &bs : &bt, t[i], ar[i],
+                         SCC_CC_AR_TRING == ar[i] ? "ring" : scc_cc_alg_name(ar[i]));
                 }
                 {
                     int col = ar_sizes[si] == 8 ? 0 : (ar_sizes[si] == 32768 ? 1
@@ -298,7 +292,7 @@ static int cc_preset(const scc_cc_params_t *p, const char *name, const char *dir
                     }
                 }
                 fprintf(fa, "%d %d %.0f  %.1f %.1f ", pk, n, ar_sizes[si], bs.t, bt.t);
-                for (int i = 0; i < 6; ++i) {
+                for (int i = 0; i < 8; ++i) {
                     fprintf(fa, " %.1f", t[i]);
                 }
                 fprintf(fa, "\n");
@@ -472,9 +466,10 @@ int scc_sim_exp_cc(const scc_cc_params_t *sb, const scc_cc_params_t *phi, const 
     rc = cc_tables(phi, sb, dir, md);
     fprintf(md, "\n## Maps: the component's schedules against tuned's\n\n"
                 "Times are one call from a common start, rank 0 the root, until the last rank "
-                "is done (a sender done when its readers have taken its messages). Both sides "
-                "run on the same transport (flag lines and slots), so a ratio compares schedules, "
-                "not implementations. Sandy Bridge beyond 8 cores per package and Xeon Phi beyond "
+                "is done. The component's schedules run on its transport (flag lines, slots, readers "
+                "pulling from the sender); tuned's as point-to-point copies, one per reader; "
+                "both on the same line costs, with no software cost per message (pml_o = 0): a "
+                "ratio compares schedules, not implementations. Sandy Bridge beyond 8 cores per package and Xeon Phi beyond "
                 "60 cores or on two packages are the presets' line costs extrapolated. Each cell: "
                 "the best scc schedule / the best tuned one, and tuned's time over scc's (above 1: "
                 "scc faster). Every size and schedule: cc_detail.md and cc_<preset>_<coll>.dat.\n");

@@ -187,6 +187,12 @@ static void check_engine(const scc_cc_params_t *sb)
     /* radix n - 1: one round, n - 1 flags read one after another, each read by n - 1 */
     t = run(sb, SCC_CC_BAR_DIRECT, 4, 1, 0, 0);
     CHECK(t >= rl + 3 * rp - 1e-9 && t <= rl + 3 * rp + 2 * c + 1e-9, "direct barrier: %g", t);
+    /* tuned's binomial, point to point: on 3 the root's two copies go in turn (the second
+     * reader waits for the second); on 4 rank 1 forwards to 3 */
+    t = run(sb, SCC_CC_BC_BINOMIAL, 3, 1, 8, 0);
+    CHECK(near(t, 2 * rl + rp), "binomial on 3, point to point: %g", t);
+    t = run(sb, SCC_CC_BC_BINOMIAL, 4, 1, 8, 0);
+    CHECK(near(t, 2 * rl + 2 * rp), "binomial on 4, point to point: %g", t);
     /* every schedule completes at 8 .. 256 on one and two packages */
     for (int a = 0; a < SCC_CC_ALG_COUNT; ++a) {
         static const int ns[] = { 2, 3, 8, 13, 48, 64, 256 };

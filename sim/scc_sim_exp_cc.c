@@ -153,7 +153,8 @@ static int cc_preset(const scc_cc_params_t *p, const char *name, const char *dir
         return -1;
     }
     fprintf(fb, "# packages n bytes  best_scc_ns best_tuned_ns  tree_auto direct jia dopl "
-                "binomial chain binary (tuned's point to point)  (ns; nan: n/a)  best tree fan-outs\n");
+                "binomial chain binary (tuned's point to point)  (ns; nan: n/a)  "
+                "best tree fan-outs\n");
     fprintf(fr, "# packages n  best_radix t_best  direct(radix n-1) tree bruck recdbl  (ns)\n");
     fprintf(fa, "# packages n bytes  best_scc_ns best_tuned_ns  butterfly ring tree direct "
                 "| recdbl ring rabenseifner redbcast  (ns; tuned's point to point)\n");
@@ -193,7 +194,8 @@ static int cc_preset(const scc_cc_params_t *p, const char *name, const char *dir
                     }
                     if (tree.alg >= 0) {
                         char what[48];
-                        snprintf(what, sizeof(what), "tree %s", fmt_fanout(bestk, bestd, w, sizeof(w)));
+                        snprintf(what, sizeof(what), "tree %s",
+                                 fmt_fanout(bestk, bestd, w, sizeof(w)));
                         keep(&bs, tree.t, SCC_CC_BC_TREE, what);
                     }
                 }
@@ -208,7 +210,8 @@ static int cc_preset(const scc_cc_params_t *p, const char *name, const char *dir
                     if (bc_sizes[si] == 8 || bc_sizes[si] == 512 || bc_sizes[si] == 4096) {
                         size_t l = bc_sizes[si] == 8 ? 0 : strlen(sum_fan[ni]);
                         snprintf(sum_fan[ni] + l, sizeof(sum_fan[ni]) - l, "%s(%s) %.2f",
-                                 l ? "; " : "", bestd ? fmt_fanout(bestk, bestd, w, sizeof(w)) : "-",
+                                 l ? "; " : "",
+                                 bestd ? fmt_fanout(bestk, bestd, w, sizeof(w)) : "-",
                                  bestd ? tauto / tree.t : NAN);
                     }
                 }
@@ -429,8 +432,10 @@ static int cc_tables(const scc_cc_params_t *phi, const scc_cc_params_t *sb, cons
                 "replay, contention |\n|---|---|---|---|---|---|\n");
     for (int n = 2; n <= 60; ++n) {
         int mt = scc_cc_table_b2(n);
-        int mp = scc_cc_barrier_best_m(n, phi->r[SCC_CC_E][SCC_CC_SELF], phi->r[SCC_CC_E][SCC_CC_PKG]);
-        int ms = scc_cc_barrier_best_m(n, sb->r[SCC_CC_E][SCC_CC_SELF], sb->r[SCC_CC_E][SCC_CC_PKG]);
+        int mp = scc_cc_barrier_best_m(n, phi->r[SCC_CC_E][SCC_CC_SELF],
+                                       phi->r[SCC_CC_E][SCC_CC_PKG]);
+        int ms = scc_cc_barrier_best_m(n, sb->r[SCC_CC_E][SCC_CC_SELF],
+                                       sb->r[SCC_CC_E][SCC_CC_PKG]);
         int mr[2] = { 1, 1 };
         for (int v = 0; v < 2; ++v) {
             double tb = 0;
@@ -545,18 +550,20 @@ int scc_sim_exp_cc(const scc_cc_params_t *sb, const scc_cc_params_t *phi, const 
     rc = cc_tables(phi, sb, dir, md);
     fprintf(md, "\n## Maps: the component's schedules against tuned's\n\n"
                 "Times are one call from a common start, rank 0 the root, until the last rank "
-                "is done. The component's schedules run on its transport (flag lines, slots, readers "
-                "pulling from the sender); tuned's as point-to-point copies, one per reader; "
-                "both on the same line costs, with no software cost per message (pml_o = 0): a "
-                "ratio compares schedules, not implementations. Sandy Bridge beyond 8 cores per package and Xeon Phi beyond "
-                "60 cores or on two packages are the presets' line costs extrapolated. Each cell: "
+                "is done. The component's schedules run on its transport (flag lines, slots, "
+                "readers pulling from the sender); tuned's as point-to-point copies, one per "
+                "reader; both on the same line costs, with no software cost per message (pml_o = "
+                "0): a ratio compares schedules, not implementations. Sandy Bridge beyond 8 "
+                "cores per package and Xeon Phi beyond 60 cores or on two packages are the "
+                "presets' line costs extrapolated. Each cell: "
                 "the best scc schedule / the best tuned one, and tuned's time over scc's (above 1: "
                 "scc faster). Every size and schedule: cc_detail.md and cc_<preset>_<coll>.dat.\n");
     fprintf(det, "# The cache-coherent maps in detail (scc_sim cc; summary in cc.md)\n\n"
                  "bcast: the best of the component's schedules (tree with the best fan-outs found "
                  "up to 32 KiB, tree with today's fan-outs, direct, Jia, DOPL on two packages) "
                  "against the best of tuned's (binomial, pipelined chain, pipelined binary tree); "
-                 "allreduce: the component's butterfly, ring, tree (reduce + bcast), direct against "
+                 "allreduce: the component's butterfly, ring, tree (reduce + bcast), direct "
+                 "against "
                  "tuned's recursive doubling and ring (the same schedules), Rabenseifner and "
                  "binomial reduce + bcast; barrier: the component's m-way dissemination (every m), "
                  "its direct (m = n - 1, today's default) and flag tree against tuned's Bruck and "

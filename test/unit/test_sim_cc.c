@@ -53,9 +53,12 @@ static void check_b2(const scc_cc_params_t *phi, const scc_cc_params_t *sb)
 
     /* Eq. 4.11's argmin is the table, with either machine's R_L, R_R (Tables 1.5b, 1.8) */
     for (int n = 2; n <= 60; ++n) {
-        int mp = scc_cc_barrier_best_m(n, phi->r[SCC_CC_E][SCC_CC_SELF], phi->r[SCC_CC_E][SCC_CC_PKG]);
-        int ms = scc_cc_barrier_best_m(n, sb->r[SCC_CC_E][SCC_CC_SELF], sb->r[SCC_CC_E][SCC_CC_PKG]);
-        CHECK(mp == table_b2(n), "n %d: Eq. 4.11 (Xeon Phi) gives m %d, Table B.2 %d", n, mp, table_b2(n));
+        int mp = scc_cc_barrier_best_m(n, phi->r[SCC_CC_E][SCC_CC_SELF],
+                                       phi->r[SCC_CC_E][SCC_CC_PKG]);
+        int ms = scc_cc_barrier_best_m(n, sb->r[SCC_CC_E][SCC_CC_SELF],
+                                       sb->r[SCC_CC_E][SCC_CC_PKG]);
+        CHECK(mp == table_b2(n), "n %d: Eq. 4.11 (Xeon Phi) gives m %d, Table B.2 %d", n, mp,
+              table_b2(n));
         CHECK(ms == table_b2(n), "n %d: Eq. 4.11 (Sandy Bridge) gives m %d, Table B.2 %d", n, ms,
               table_b2(n));
     }

@@ -50,6 +50,10 @@ echo "run-all.sh: scale at 48 ranks, core 533 / mesh 800 MHz (scale_mesh800.md, 
 echo "run-all.sh: cluster (cluster.md, thresholds_cluster.md)"
 "$sim" -p "$here/params/cluster.conf" -o "$out" cluster "$here/params/cluster-emulated.conf"
 
+# cache-coherent machines (seeds/004): Table B.2 reproduced, scc against tuned at 8-256 cores
+echo "run-all.sh: cache-coherent (cc.md, cc_detail.md, cc_*.dat)"
+"$sim" -o "$out" cc "$here/params/sandybridge.conf" "$here/params/xeonphi.conf"
+
 for g in "$here"/plot/*.gp; do
     gnuplot -e "dir='$out'" "$g"
 done

@@ -3,9 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scc_sim_cc_coll.h"
 #include "scc_sim_cluster.h"
 #include "scc_sim_coll.h"
 #include "scc_sim_exp.h"
+#include "scc_sim_exp_cc.h"
 #include "scc_sim_out.h"
 
 static void usage(void)
@@ -31,6 +33,13 @@ static void usage(void)
             "  cluster [EMULATED]              the cluster study: cluster.md, thresholds_cluster.md;\n"
             "                                  EMULATED: a file of parameters over -p's for the\n"
             "                                  emulated test bed (sim/params/cluster-emulated.conf)\n"
+            "  cc SB.conf PHI.conf [-s ...]    the cache-coherent study (seeds/004): cc.md,\n"
+            "                                  cc_*.dat (sim/params/sandybridge.conf, xeonphi.conf)\n"
+            "  ccrun CONF COLL:ALG N BYTES [packages=P] [radix=M] [fanout=K1,K2,..]\n"
+            "                                  one call on the cache-coherent model (ALG: tree\n"
+            "                                  direct jia dopl binomial chain binary | dissem\n"
+            "                                  direct tree bruck recdbl paper | butterfly ring\n"
+            "                                  tree direct recdbl tring rabenseifner redbcast)\n"
             "  all                             pichler, patil, roots, scale\n");
 }
 
@@ -170,11 +179,100 @@ static int cmd_crun(const scc_sim_params_t *p, int argc, char **argv)
     return rc ? 1 : 0;
 }
 
+/* ccrun CONF COLL:ALG N BYTES [packages=P] [radix=M] [fanout=K1,K2,..] */
+static int cmd_ccrun(int argc, char **argv, char **sets, int nsets)
+{
+    scc_cc_params_t cp;
+    scc_cc_case_t c;
+    scc_cc_out_t o;
+    char b1[32], b2[32];
+
+    if (argc < 4) {
+        usage();
+        return 2;
+    }
+    scc_cc_params_default(&cp);
+    if (0 != scc_cc_params_load(&cp, argv[0])) {
+        return 2;
+    }
+    for (int i = 0; i < nsets; ++i) {
+        if (0 != scc_cc_params_assign(&cp, sets[i])) {
+            return 2;
+        }
+    }
+    memset(&c, 0, sizeof(c));
+    c.alg = scc_cc_alg_from_name(argv[1]);
+    c.n = atoi(argv[2]);
+    c.bytes = atof(argv[3]);
+    c.packages = 1;
+    if (c.alg < 0 || c.n < 1) {
+        fprintf(stderr, "scc_sim: unknown schedule %s (e.g. bcast:tree) or bad n\n", argv[1]);
+        return 2;
+    }
+    for (int i = 4; i < argc; ++i) {
+        const char *v = strchr(argv[i], '=');
+        if (NULL == v) {
+            usage();
+            return 2;
+        }
+        v++;
+        if (0 == strncmp(argv[i], "packages=", 9)) {
+            c.packages = atoi(v);
+        } else if (0 == strncmp(argv[i], "radix=", 6)) {
+            c.radix = atoi(v);
+        } else if (0 == strncmp(argv[i], "fanout=", 7)) {
+            for (c.nlevels = 0; *v && c.nlevels < 8; ++c.nlevels) {
+                c.fanout[c.nlevels] = atoi(v);
+                v = strchr(v, ',');
+                if (NULL == v) {
+                    c.nlevels++;
+                    break;
+                }
+                v++;
+            }
+        } else {
+            usage();
+            return 2;
+        }
+    }
+    if (0 != scc_cc_run(&cp, &c, &o) || o.failed) {
+        fprintf(stderr, "scc_sim: %s failed on %d cores\n", argv[1], c.n);
+        return 1;
+    }
+    printf("%s %.0f B on %d cores, %d package(s): %s (rank 0 %s); %ld messages, %ld reads\n",
+           argv[1], c.bytes, c.n, c.packages, scc_sim_fmt_time(o.t, b1, sizeof(b1)),
+           scc_sim_fmt_time(o.t_rank0, b2, sizeof(b2)), o.messages, o.reads);
+    return 0;
+}
+
+/* cc SB.conf PHI.conf: both presets, then the -s settings over each */
+static int cmd_cc(int argc, char **argv, char **sets, int nsets, const char *dir)
+{
+    scc_cc_params_t sb, phi;
+
+    if (argc < 2) {
+        usage();
+        return 2;
+    }
+    scc_cc_params_default(&sb);
+    scc_cc_params_default(&phi);
+    if (0 != scc_cc_params_load(&sb, argv[0]) || 0 != scc_cc_params_load(&phi, argv[1])) {
+        return 2;
+    }
+    for (int i = 0; i < nsets; ++i) {
+        if (0 != scc_cc_params_assign(&sb, sets[i]) || 0 != scc_cc_params_assign(&phi, sets[i])) {
+            return 2;
+        }
+    }
+    return scc_sim_exp_cc(&sb, &phi, dir) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     scc_sim_params_t p;
     const char *dir = ".";
-    int i = 1;
+    char *sets[64];
+    int i = 1, nsets = 0;
 
     scc_sim_params_default(&p);
     for (; i < argc && '-' == argv[i][0]; ++i) {
@@ -183,7 +281,10 @@ int main(int argc, char **argv)
                 return 2;
             }
         } else if (0 == strcmp(argv[i], "-s") && i + 1 < argc) {
-            if (0 != scc_sim_params_assign(&p, argv[++i])) {
+            /* the cache-coherent commands take their own parameters */
+            sets[nsets++] = argv[++i];
+            if (nsets >= 64) {
+                usage();
                 return 2;
             }
         } else if (0 == strcmp(argv[i], "-o") && i + 1 < argc) {
@@ -196,6 +297,17 @@ int main(int argc, char **argv)
     if (i >= argc) {
         usage();
         return 2;
+    }
+    if (0 == strcmp(argv[i], "cc")) {
+        return cmd_cc(argc - i - 1, argv + i + 1, sets, nsets, dir);
+    }
+    if (0 == strcmp(argv[i], "ccrun")) {
+        return cmd_ccrun(argc - i - 1, argv + i + 1, sets, nsets);
+    }
+    for (int k = 0; k < nsets; ++k) {
+        if (0 != scc_sim_params_assign(&p, sets[k])) {
+            return 2;
+        }
     }
     if (0 == strcmp(argv[i], "params")) {
         scc_sim_params_print(&p, stdout);

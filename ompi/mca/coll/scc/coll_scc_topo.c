@@ -101,6 +101,7 @@ static void reg_enum(const char *name, const char *desc, const mca_base_var_enum
 
 int mca_coll_scc_topo_register_params(void)
 {
+    (void) mca_coll_scc_topo_locate_register_params();
     reg_string("mesh",
         "Describe the processes as a 2D mesh of tiles: COLUMNSxROWSxCORES_PER_TILE "
         "(e.g. 6x4x2), COLUMNSxROWS (one core per tile) or \"scc\" (6x4x2). Empty: no mesh "
@@ -163,55 +164,7 @@ static int my_loc_ready;
  * the parsing of the user's mesh happen once, under this lock */
 static pthread_mutex_t topo_lock = PTHREAD_MUTEX_INITIALIZER;
 static char my_probe_how[160];
-static char my_bind_note[96];
-
-/* Fills the hwloc part of loc from the process's binding. */
-static void locate_hwloc(hwloc_topology_t topo, int32_t *loc)
-{
-    hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    hwloc_const_cpuset_t all = hwloc_topology_get_allowed_cpuset(topo);
-    hwloc_obj_t obj, numa;
-
-    if (NULL == set) {
-        return;
-    }
-    if (0 != hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) || hwloc_bitmap_iszero(set)) {
-        snprintf(my_bind_note, sizeof(my_bind_note), "binding unknown (hwloc cannot read it)");
-        hwloc_bitmap_free(set);
-        return;
-    }
-    loc[SCC_LOC_BOUND] = !hwloc_bitmap_isincluded(all, set);
-    obj = hwloc_get_obj_covering_cpuset(topo, set);
-    if (NULL != obj && HWLOC_OBJ_PU == obj->type) {
-        loc[SCC_LOC_PU] = (int32_t) obj->logical_index;
-    }
-    for (hwloc_obj_t o = obj; NULL != o; o = o->parent) {
-        if (HWLOC_OBJ_CORE == o->type && loc[SCC_LOC_CORE] < 0) {
-            loc[SCC_LOC_CORE] = (int32_t) o->logical_index;
-        } else if (HWLOC_OBJ_PACKAGE == o->type && loc[SCC_LOC_PACKAGE] < 0) {
-            loc[SCC_LOC_PACKAGE] = (int32_t) o->logical_index;
-        } else if (hwloc_obj_type_is_cache(o->type) && loc[SCC_LOC_CACHE] < 0
-                   && hwloc_get_nbobjs_inside_cpuset_by_type(topo, o->cpuset, HWLOC_OBJ_CORE) > 1) {
-            /* caches of different levels number separately: keep the depth in the id */
-            loc[SCC_LOC_CACHE] = (int32_t) ((o->depth & 0xff) << 20 | (o->logical_index & 0xfffff));
-        }
-    }
-    for (numa = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, NULL); NULL != numa;
-         numa = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, numa)) {
-        if (NULL != numa->cpuset && hwloc_bitmap_isincluded(set, numa->cpuset)) {
-            loc[SCC_LOC_NUMA] = (int32_t) numa->logical_index;
-            break;
-        }
-    }
-    if (!loc[SCC_LOC_BOUND]) {
-        snprintf(my_bind_note, sizeof(my_bind_note), "not bound");
-    } else if (loc[SCC_LOC_CORE] < 0) {
-        snprintf(my_bind_note, sizeof(my_bind_note), "bound to more than one core");
-    } else {
-        snprintf(my_bind_note, sizeof(my_bind_note), "bound to core %d", (int) loc[SCC_LOC_CORE]);
-    }
-    hwloc_bitmap_free(set);
-}
+static char my_bind_note[160];
 
 static void discover(int32_t *loc)
 {
@@ -235,7 +188,7 @@ static void discover(int32_t *loc)
         }
     }
     if (NULL != topo) {
-        locate_hwloc(topo, loc);
+        mca_coll_scc_topo_locate(topo, loc, my_bind_note, sizeof(my_bind_note));
         if (own) {
             hwloc_topology_destroy(topo);
         }

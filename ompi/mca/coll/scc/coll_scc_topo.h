@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "coll_scc_mesh.h"
 #include "coll_scc_nodes.h"
@@ -104,6 +105,13 @@ void mca_coll_scc_topo_report(const struct mca_coll_scc_module_t *m, const char 
 
 /* One phrase for the topology, e.g. "mesh 6x4x2 (user, key rank), 4 tiles, grid 2x4". */
 int mca_coll_scc_topo_describe(const scc_topo_t *t, char *buf, size_t len);
+
+/* coll_scc_topo_locate.c: this process's location in topo (core, PU, package, NUMA node,
+ * shared cache; -1 where unknown) from its binding -- the operating system's, or the
+ * launcher's record where the topology is imposed (coll_scc_binding); note says which. */
+int mca_coll_scc_topo_locate_register_params(void);
+struct hwloc_topology;
+void mca_coll_scc_topo_locate(struct hwloc_topology *topo, int32_t *loc, char *note, size_t len);
 
 /* coll_scc_topo_nodes.c: a communicator on several nodes (Open MPI's locality flags and
  * host names) becomes SCC_TOPO_NODES, its nodes the tiles of a mesh (coll_scc_nodes); one

@@ -17,6 +17,7 @@
 #include "opal/util/show_help.h"
 
 #include "coll_scc_agree.h"
+#include "coll_scc_domains.h"
 #include "coll_scc_probe.h"
 #include "coll_scc_record.h"
 #include "coll_scc_topo.h"
@@ -55,17 +56,6 @@ static const mca_base_var_enum_value_t exchange_values[] = {
 static const char *key_name(int k)
 {
     return SCC_TOPO_KEY_CORE == k ? "core" : SCC_TOPO_KEY_RANK == k ? "rank" : "auto";
-}
-
-static const char *domain_name(int d)
-{
-    switch (d) {
-    case SCC_TOPO_DOM_PACKAGE: return "package";
-    case SCC_TOPO_DOM_NUMA: return "numa";
-    case SCC_TOPO_DOM_CACHE: return "cache";
-    case SCC_TOPO_DOM_NONE: return "none";
-    default: return "auto";
-    }
 }
 
 static const char *str_or_empty(const char *s)
@@ -526,76 +516,38 @@ static int place_chip(struct ompi_communicator_t *comm, const int32_t *locs, int
     return 1;
 }
 
-/* hwloc domains x cores; returns true when it placed the communicator. */
-static bool place_domains(struct ompi_communicator_t *comm, const int32_t *locs, int *dom,
-                          int *pos, scc_topo_t *t)
+/* hwloc domains x cores (coll_scc_domains.c); returns true when it placed the communicator. */
+static bool place_domains(struct ompi_communicator_t *comm, const int32_t *locs, int *pos,
+                          scc_topo_t *t)
 {
-    static const int levels[] = { SCC_TOPO_DOM_PACKAGE, SCC_TOPO_DOM_NUMA, SCC_TOPO_DOM_CACHE };
     const int n = ompi_comm_size(comm);
-    int unknown_levels = 0;
+    scc_domains_t got;
+    scc_mesh_dims_t d;
     scc_mesh_err_t err;
+    int rc = scc_domains_place(n, locs, p_domains, &got, &d, pos);
 
-    if (SCC_TOPO_DOM_NONE == p_domains) {
+    /* building fails only for want of memory: the domains always make a valid grid */
+    if (rc < 0 || (rc > 0 && SCC_MESH_OK != scc_mesh_build(&t->mesh, &d, n, pos, &err))) {
+        t->oom = 1;
         return false;
     }
-    for (int li = 0; li < 3; ++li) {
-        const int level = levels[li];
-        const int field = SCC_TOPO_DOM_PACKAGE == level ? SCC_LOC_PACKAGE
-                          : SCC_TOPO_DOM_NUMA == level ? SCC_LOC_NUMA : SCC_LOC_CACHE;
-        int unknown = 0, distinct = 0;
-        scc_mesh_dims_t d;
-        int *order;
-
-        if (SCC_TOPO_DOM_AUTO != p_domains && level != p_domains) {
-            continue;
-        }
-        for (int r = 0; r < n; ++r) {
-            dom[r] = loc_of(locs, r, field);
-            unknown += (dom[r] < 0);
-        }
-        if (unknown > 0) {
-            unknown_levels++;
-            continue;
-        }
-        for (int r = 0; r < n; ++r) {
-            bool seen = false;
-            for (int q = 0; q < r && !seen; ++q) {
-                seen = (dom[q] == dom[r]);
-            }
-            distinct += !seen;
-        }
-        if (SCC_TOPO_DOM_AUTO == p_domains && distinct < 2) {
-            continue;
-        }
-        /* inside a domain, processes go in core order (then rank order) */
-        order = malloc(n * sizeof(int));
-        if (NULL == order) {
-            t->oom = 1;
-            return false;
-        }
-        for (int r = 0; r < n; ++r) {
-            order[r] = loc_of(locs, r, SCC_LOC_CORE);
-        }
-        /* both fail only for want of memory: the domains always make a valid grid */
-        if (0 != scc_mesh_place_domains(n, dom, order, &d, pos)
-            || SCC_MESH_OK != scc_mesh_build(&t->mesh, &d, n, pos, &err)) {
-            t->oom = 1;
-            free(order);
-            return false;
-        }
-        free(order);
+    if (rc > 0) {
         t->kind = SCC_TOPO_DOMAINS;
         t->source = SCC_TOPO_SRC_HWLOC;
-        t->domain = (scc_topo_domain_t) level;
-        snprintf(t->note, sizeof(t->note), "%d %s domains", distinct, domain_name(level));
+        t->domain = (scc_topo_domain_t) got.level;
+        snprintf(t->note, sizeof(t->note), "%d %s domains", got.distinct,
+                 scc_domains_level_name(got.level));
         return true;
+    }
+    if (SCC_TOPO_DOM_NONE == p_domains) {
+        return false;
     }
     if (t->nunbound > 0) {
         snprintf(t->note, sizeof(t->note), "%d of %d processes not bound to a core: hwloc "
                  "domains unused", t->nunbound, n);
-    } else if (unknown_levels > 0 && SCC_TOPO_DOM_AUTO != p_domains) {
+    } else if (got.unknown_levels > 0 && SCC_TOPO_DOM_AUTO != p_domains) {
         snprintf(t->note, sizeof(t->note), "some processes span several %s domains",
-                 domain_name(p_domains));
+                 scc_domains_level_name(p_domains));
     } else {
         snprintf(t->note, sizeof(t->note), "no mesh described, not an SCC, one hwloc domain");
     }
@@ -705,7 +657,7 @@ int mca_coll_scc_topo_build(mca_coll_scc_module_t *m, struct ompi_communicator_t
         placed = place_user(comm, locs, a, b, t);
     } else {
         int chip = place_chip(comm, locs, b, t);
-        placed = (chip > 0) || (0 == chip && place_domains(comm, locs, a, b, t));
+        placed = (chip > 0) || (0 == chip && place_domains(comm, locs, b, t));
     }
 
     if (OMPI_SUCCESS == rc) {
@@ -812,6 +764,12 @@ void mca_coll_scc_topo_report(const mca_coll_scc_module_t *m, const char *transp
     mca_coll_scc_topo_describe(t, line, sizeof(line));
     SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: topology %s; transport %s", m->cid, m->name,
                 m->size, line, NULL == transport ? "none" : transport);
+    if (SCC_TOPO_DOMAINS == t->kind) {
+        /* a row's leader is the process on its domain's lowest core */
+        scc_domains_leaders(&t->mesh, line, sizeof(line));
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s)   %s rows, leaders %s", m->cid, m->name,
+                    scc_domains_level_name(t->domain), line);
+    }
     for (int c = 0; c < SCC_COLL_COUNT; ++c) {
         scc_select_format(&m->select, (scc_coll_t) c, line, sizeof(line));
         SCC_VERBOSE(1, "coll:scc: comm %u (%s)   %-21s %s", m->cid, m->name,

@@ -11,6 +11,7 @@
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/mca/base/mca_base_var_enum.h"
 
+#include "coll_scc_hwloc.h"
 #include "coll_scc_topo.h"
 
 enum { BIND_AUTO = 0, BIND_OS, BIND_LAUNCHER };
@@ -79,8 +80,6 @@ static int read_binding(hwloc_topology_t topo, hwloc_bitmap_t set, bool *from_la
 void mca_coll_scc_topo_locate(hwloc_topology_t topo, int32_t *loc, char *note, size_t len)
 {
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    hwloc_const_cpuset_t all = hwloc_topology_get_allowed_cpuset(topo);
-    hwloc_obj_t obj, numa;
     bool launcher = false;
     const char *whose;
 
@@ -93,29 +92,7 @@ void mca_coll_scc_topo_locate(hwloc_topology_t topo, int32_t *loc, char *note, s
         return;
     }
     whose = launcher ? " (launcher's record)" : "";
-    loc[SCC_LOC_BOUND] = !hwloc_bitmap_isincluded(all, set);
-    obj = hwloc_get_obj_covering_cpuset(topo, set);
-    if (NULL != obj && HWLOC_OBJ_PU == obj->type) {
-        loc[SCC_LOC_PU] = (int32_t) obj->logical_index;
-    }
-    for (hwloc_obj_t o = obj; NULL != o; o = o->parent) {
-        if (HWLOC_OBJ_CORE == o->type && loc[SCC_LOC_CORE] < 0) {
-            loc[SCC_LOC_CORE] = (int32_t) o->logical_index;
-        } else if (HWLOC_OBJ_PACKAGE == o->type && loc[SCC_LOC_PACKAGE] < 0) {
-            loc[SCC_LOC_PACKAGE] = (int32_t) o->logical_index;
-        } else if (hwloc_obj_type_is_cache(o->type) && loc[SCC_LOC_CACHE] < 0
-                   && hwloc_get_nbobjs_inside_cpuset_by_type(topo, o->cpuset, HWLOC_OBJ_CORE) > 1) {
-            /* caches of different levels number separately: keep the depth in the id */
-            loc[SCC_LOC_CACHE] = (int32_t) ((o->depth & 0xff) << 20 | (o->logical_index & 0xfffff));
-        }
-    }
-    for (numa = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, NULL); NULL != numa;
-         numa = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, numa)) {
-        if (NULL != numa->cpuset && hwloc_bitmap_isincluded(set, numa->cpuset)) {
-            loc[SCC_LOC_NUMA] = (int32_t) numa->logical_index;
-            break;
-        }
-    }
+    scc_hwloc_locate(topo, set, loc);
     if (!loc[SCC_LOC_BOUND]) {
         snprintf(note, len, "not bound%s", whose);
     } else if (loc[SCC_LOC_CORE] < 0) {

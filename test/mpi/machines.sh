@@ -136,9 +136,9 @@ log="$SCC_LOGDIR/machines-xeon-smt.log"
 SCC_VERBOSE_LEVEL=3 machine "$log" xeon-8280-2p-snc2 16 --map-by ppr:4:numa \
     --bind-to hwthread:if-supported
 run_ok "$log" $? 16
-check "$log" "xeon SMT: world is 2 packages of 8 processes" \
-    "$(topo_re MPI_COMM_WORLD 'domains 2x8 \(2 package domains\), grid 2x8;')"
-check "$log" "xeon SMT: leaders 0 and 8" "$(leaders_re MPI_COMM_WORLD package '0 8')"
+check "$log" "xeon SMT: world is 4 NUMA nodes of 4 processes (squarer than 2 packages of 8)" \
+    "$(topo_re MPI_COMM_WORLD 'domains 4x4 \(4 numa domains\), grid 4x4;')"
+check "$log" "xeon SMT: leaders 0 4 8 12" "$(leaders_re MPI_COMM_WORLD numa '0 4 8 12')"
 has "$log" "world rank 0: bound to core 0 \(launcher's record\); core 0 pu 0 package 0 numa 0" &&
     has "$log" "world rank 1: bound to core 0 \(launcher's record\); core 0 pu 1 package 0 numa 0"
 tap_check $? "xeon SMT: ranks 0 and 1 are the two threads of core 0" "$log"

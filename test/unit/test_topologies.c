@@ -163,7 +163,10 @@ static const char *const how_name[] = {
 
 static const case_t cases[] = {
     /* EPYC 7763 NPS4: 2 packages x 4 NUMA x 2 L3 of 8 cores, SMT2 */
+    /* auto: NUMA (8 + 16) and L3 (16 + 8) make the squarest grids; the coarser wins */
     { "epyc-7763-2p-nps4", BY_CORE, 0, 128, AUTO,
+      "domains 8x16 (8 numa domains), grid 8x16; leaders 0 16 32 48 64 80 96 112" },
+    { "epyc-7763-2p-nps4", BY_CORE, 0, 128, PKG,
       "domains 2x64 (2 package domains), grid 2x64; leaders 0 64" },
     { "epyc-7763-2p-nps4", BY_CORE, 0, 128, NUMA,
       "domains 8x16 (8 numa domains), grid 8x16; leaders 0 16 32 48 64 80 96 112" },
@@ -173,10 +176,13 @@ static const case_t cases[] = {
     { "epyc-7763-2p-nps4", BY_CORE, 0, 16, AUTO,
       "domains 2x8 (2 cache domains), grid 2x8; leaders 0 8" },
     { "epyc-7763-2p-nps4", BY_CORE, 0, 32, AUTO,
+      "domains 4x8 (4 cache domains), grid 4x8; leaders 0 8 16 24" },
+    { "epyc-7763-2p-nps4", BY_CORE, 0, 32, NUMA,
       "domains 2x16 (2 numa domains), grid 2x16; leaders 0 16" },
     /* SMT siblings are two processes on one core: the core is still the core */
     { "epyc-7763-2p-nps4", BY_PU, 0, 256, AUTO,
-      "domains 2x128 (2 package domains), grid 2x128; leaders 0 128" },
+      "domains 16x16 (16 cache domains), grid 16x16; "
+      "leaders 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240" },
     { "epyc-7763-2p-nps4", PPR_L3, 2, 32, CACHE,
       "domains 16x2 (16 cache domains), grid 16x2; "
       "leaders 0 2 4 6 8 10 12 14 16 18 20 22 24 26 28 30" },
@@ -195,6 +201,8 @@ static const case_t cases[] = {
       "domains 4x4 (4 cache domains), grid 4x4; leaders 0 4 8 12" },
     /* Xeon 8280 SNC2: the L3 is the package's, NUMA halves it */
     { "xeon-8280-2p-snc2", BY_CORE, 0, 56, AUTO,
+      "domains 4x14 (4 numa domains), grid 4x14; leaders 0 14 28 42" },
+    { "xeon-8280-2p-snc2", BY_CORE, 0, 56, PKG,
       "domains 2x28 (2 package domains), grid 2x28; leaders 0 28" },
     { "xeon-8280-2p-snc2", BY_CORE, 0, 56, NUMA,
       "domains 4x14 (4 numa domains), grid 4x14; leaders 0 14 28 42" },
@@ -203,7 +211,7 @@ static const case_t cases[] = {
     { "xeon-8280-2p-snc2", BY_CORE, 0, 16, AUTO,
       "domains 2x14 (2 numa domains), grid 2x14; leaders 0 14" },
     { "xeon-8280-2p-snc2", BY_PU, 0, 112, AUTO,
-      "domains 2x56 (2 package domains), grid 2x56; leaders 0 56" },
+      "domains 4x28 (4 numa domains), grid 4x28; leaders 0 28 56 84" },
     /* Xeon Phi 7250: 34 tiles of 2 cores (shared L2), SMT4 */
     { "xeon-phi-7250", BY_CORE, 0, 68, AUTO,
       "domains 34x2 (34 cache domains), grid 34x2; leaders 0 2 4 6 8 10 12 14 16 18 20 22 24 "

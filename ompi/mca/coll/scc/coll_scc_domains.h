@@ -24,9 +24,10 @@ typedef struct scc_domains {
 } scc_domains_t;
 
 /* Lays out n processes as rows of domains by cores: locs holds SCC_LOC_COUNT int32 per
- * process (coll_scc_topo.h), want is coll_scc_domains (auto: the first of package, NUMA
- * node, shared cache that splits the processes into two or more domains; none; or a level).
- * A level is usable when every process lies within one of its domains.  Returns 1 with d and
+ * process (coll_scc_topo.h), want is coll_scc_domains (auto: of package, NUMA node and
+ * shared cache, the level that splits the processes into two or more domains with the
+ * fewest rows + columns, the coarser on a tie; none; or a level).  A level is usable when
+ * every process lies within one of its domains.  Returns 1 with d and
  * pos[n] set (as scc_mesh_place_domains), 0 when no level serves, -1 out of memory. */
 int scc_domains_place(int n, const int32_t *locs, int want, scc_domains_t *out,
                       scc_mesh_dims_t *d, int *pos);

@@ -115,9 +115,10 @@ int mca_coll_scc_topo_register_params(void)
         key_values, &p_key, SCC_TOPO_KEY_AUTO);
     reg_enum("domains",
         "Without a mesh, lay bound processes out as a grid of hwloc domains (rows) by the "
-        "cores of a domain (columns): auto (the first of package, numa, cache that splits the "
-        "processes into two or more domains), none, or force package, numa or cache (the "
-        "deepest cache that several cores share)",
+        "cores of a domain (columns): auto (of package, numa and cache, the level that splits "
+        "the processes into two or more domains with the fewest rows + columns, the coarser "
+        "on a tie), none, or force package, numa or cache (the deepest cache that several "
+        "cores share)",
         domain_values, &p_domains, SCC_TOPO_DOM_AUTO);
     reg_string("scc_coreid",
         "The SCC core (0..47, id = 2*(x + 6*y) + z) this process runs on: probe (read it "
@@ -542,12 +543,14 @@ static bool place_domains(struct ompi_communicator_t *comm, const int32_t *locs,
     if (SCC_TOPO_DOM_NONE == p_domains) {
         return false;
     }
-    if (t->nunbound > 0) {
-        snprintf(t->note, sizeof(t->note), "%d of %d processes not bound to a core: hwloc "
-                 "domains unused", t->nunbound, n);
-    } else if (got.unknown_levels > 0 && SCC_TOPO_DOM_AUTO != p_domains) {
+    /* a level named but spanned says so even when the processes are bound to several cores
+       (a package each, say); "not bound" only when unbound processes made the levels unusable */
+    if (got.unknown_levels > 0 && SCC_TOPO_DOM_AUTO != p_domains) {
         snprintf(t->note, sizeof(t->note), "some processes span several %s domains",
                  scc_domains_level_name(p_domains));
+    } else if (t->nunbound > 0 && got.unknown_levels > 0) {
+        snprintf(t->note, sizeof(t->note), "%d of %d processes not bound to a core: hwloc "
+                 "domains unused", t->nunbound, n);
     } else {
         snprintf(t->note, sizeof(t->note), "no mesh described, not an SCC, one hwloc domain");
     }

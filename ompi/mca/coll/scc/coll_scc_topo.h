@@ -33,7 +33,7 @@ typedef enum {
 
 /* Which hwloc domains make rows (coll_scc_domains) */
 typedef enum {
-    SCC_TOPO_DOM_AUTO = 0,  /* the first of package, NUMA node, shared cache with >= 2 domains */
+    SCC_TOPO_DOM_AUTO = 0,  /* the level with >= 2 domains whose grid is nearest a square */
     SCC_TOPO_DOM_NONE,
     SCC_TOPO_DOM_PACKAGE,
     SCC_TOPO_DOM_NUMA,

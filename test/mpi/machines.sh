@@ -173,4 +173,18 @@ check "$log" "e5 by core: leaders 0 and 8" "$(leaders_re MPI_COMM_WORLD package 
 check "$log" "e5 by core: odd ranks make 2 rows of 4" \
     "$(topo_re odd 'domains 2x4 \(2 package domains\), grid 2x4;')"
 
+# ---------------------------------------------------------------- this machine: the record is the binding
+# where the cores exist, the launcher's record names the cores the operating system binds to
+if [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
+    log="$SCC_LOGDIR/machines-own.log"
+    SCC_VERBOSE_LEVEL=3 scc_run "$log" 2 --map-by core --bind-to core --mca coll_scc_binding launcher \
+        -- "$prog"
+    run_ok "$log" $? 2
+    has "$log" "world rank 0: bound to core 0 \(launcher's record\); core 0 " &&
+        has "$log" "world rank 1: bound to core 1 \(launcher's record\); core 1 "
+    tap_check $? "this machine, coll_scc_binding launcher: ranks 0 and 1 on cores 0 and 1" "$log"
+else
+    tap_ok "this machine, coll_scc_binding launcher # SKIP needs 2 cores"
+fi
+
 tap_done

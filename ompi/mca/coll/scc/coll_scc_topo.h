@@ -77,7 +77,8 @@ struct mca_coll_scc_module_t;
 struct ompi_communicator_t;
 
 /* Registers coll_scc_mesh, _mesh_map, _mesh_map_file, _mesh_key, _domains,
- * _scc_coreid, _scc_coreid_file, _scc_crb_device, _topo_exchange. */
+ * _scc_coreid, _scc_coreid_file, _scc_crb_device, _topo_exchange and (coll_scc_topo_locate.c)
+ * _binding. */
 int mca_coll_scc_topo_register_params(void);
 
 /* At component open: finds this process's location (hwloc, SCC probe) and

@@ -46,6 +46,8 @@
  *                      ompi_rte_initialized | a valid job id (5.0 sets ompi_rte_initialized
  *                      only after the frameworks are open)
  *   hwloc topology     scc_ompi_topology(): opal_hwloc_topology in both, loaded on demand
+ *   imposed topology   scc_ompi_topo_file(): opal_hwloc_base_topo_file in both
+ *   launcher binding   scc_launch_cpuset(buf, len): PMIX_CPUSET of this process in both
  *   file cleanup       scc_register_cleanup(path): the runtime removes the file when the process
  *                      ends: opal_pmix.register_cleanup | PMIx_Job_control_nb with
  *                      PMIX_REGISTER_CLEANUP
@@ -299,6 +301,48 @@ static inline hwloc_topology_t scc_ompi_topology(void)
         (void) opal_hwloc_base_get_topology();
     }
     return opal_hwloc_topology;
+}
+
+/* The topology file Open MPI was told to use instead of this machine's (hwloc_base_topo_file,
+ * the same variable in both series), or NULL. */
+static inline const char *scc_ompi_topo_file(void)
+{
+    return NULL == opal_hwloc_base_topo_file || '\0' == opal_hwloc_base_topo_file[0]
+           ? NULL : opal_hwloc_base_topo_file;
+}
+
+/* Where the launcher bound this process, as it recorded it at launch: a list of PU os indexes
+ * ("2-3") into buf and 1, or 0 when it did not bind it.  PMIX_CPUSET of this process in both
+ * (5.0 keeps it in opal_process_info.cpuset; 4.1's opal_process_info.cpuset is the operating
+ * system's binding when the launcher did not bind). */
+static inline int scc_launch_cpuset(char *buf, size_t len)
+{
+    const char *c;
+#if SCC_OMPI_4
+    char *val = NULL;
+    int rc;
+
+    OPAL_MODEX_RECV_VALUE(rc, OPAL_PMIX_CPUSET, &OPAL_PROC_MY_NAME, &val, OPAL_STRING);
+    if (OPAL_SUCCESS != rc || NULL == val) {
+        free(val);
+        return 0;
+    }
+    c = val;
+#else
+    c = opal_process_info.cpuset;
+    if (NULL == c || !opal_process_info.proc_is_bound) {
+        return 0;
+    }
+#endif
+    /* PMIx may prefix the list with its format ("hwloc:0-3") */
+    if (NULL != strchr(c, ':') && (c[0] < '0' || c[0] > '9')) {
+        c = strchr(c, ':') + 1;
+    }
+    snprintf(buf, len, "%s", c);
+#if SCC_OMPI_4
+    free(val);
+#endif
+    return 1;
 }
 
 /* Publishes data of `component` to every process of the job (before the modex fence). */

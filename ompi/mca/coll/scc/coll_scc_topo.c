@@ -17,6 +17,7 @@
 #include "opal/util/show_help.h"
 
 #include "coll_scc_agree.h"
+#include "coll_scc_domains.h"
 #include "coll_scc_probe.h"
 #include "coll_scc_record.h"
 #include "coll_scc_topo.h"
@@ -57,17 +58,6 @@ static const char *key_name(int k)
     return SCC_TOPO_KEY_CORE == k ? "core" : SCC_TOPO_KEY_RANK == k ? "rank" : "auto";
 }
 
-static const char *domain_name(int d)
-{
-    switch (d) {
-    case SCC_TOPO_DOM_PACKAGE: return "package";
-    case SCC_TOPO_DOM_NUMA: return "numa";
-    case SCC_TOPO_DOM_CACHE: return "cache";
-    case SCC_TOPO_DOM_NONE: return "none";
-    default: return "auto";
-    }
-}
-
 static const char *str_or_empty(const char *s)
 {
     return NULL == s ? "" : s;
@@ -101,6 +91,7 @@ static void reg_enum(const char *name, const char *desc, const mca_base_var_enum
 
 int mca_coll_scc_topo_register_params(void)
 {
+    (void) mca_coll_scc_topo_locate_register_params();
     reg_string("mesh",
         "Describe the processes as a 2D mesh of tiles: COLUMNSxROWSxCORES_PER_TILE "
         "(e.g. 6x4x2), COLUMNSxROWS (one core per tile) or \"scc\" (6x4x2). Empty: no mesh "
@@ -124,9 +115,10 @@ int mca_coll_scc_topo_register_params(void)
         key_values, &p_key, SCC_TOPO_KEY_AUTO);
     reg_enum("domains",
         "Without a mesh, lay bound processes out as a grid of hwloc domains (rows) by the "
-        "cores of a domain (columns): auto (the first of package, numa, cache that splits the "
-        "processes into two or more domains), none, or force package, numa or cache (the "
-        "deepest cache that several cores share)",
+        "cores of a domain (columns): auto (of package, numa and cache, the level that splits "
+        "the processes into two or more domains with the fewest rows + columns, the coarser "
+        "on a tie), none, or force package, numa or cache (the deepest cache that several "
+        "cores share)",
         domain_values, &p_domains, SCC_TOPO_DOM_AUTO);
     reg_string("scc_coreid",
         "The SCC core (0..47, id = 2*(x + 6*y) + z) this process runs on: probe (read it "
@@ -163,55 +155,7 @@ static int my_loc_ready;
  * the parsing of the user's mesh happen once, under this lock */
 static pthread_mutex_t topo_lock = PTHREAD_MUTEX_INITIALIZER;
 static char my_probe_how[160];
-static char my_bind_note[96];
-
-/* Fills the hwloc part of loc from the process's binding. */
-static void locate_hwloc(hwloc_topology_t topo, int32_t *loc)
-{
-    hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    hwloc_const_cpuset_t all = hwloc_topology_get_allowed_cpuset(topo);
-    hwloc_obj_t obj, numa;
-
-    if (NULL == set) {
-        return;
-    }
-    if (0 != hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) || hwloc_bitmap_iszero(set)) {
-        snprintf(my_bind_note, sizeof(my_bind_note), "binding unknown (hwloc cannot read it)");
-        hwloc_bitmap_free(set);
-        return;
-    }
-    loc[SCC_LOC_BOUND] = !hwloc_bitmap_isincluded(all, set);
-    obj = hwloc_get_obj_covering_cpuset(topo, set);
-    if (NULL != obj && HWLOC_OBJ_PU == obj->type) {
-        loc[SCC_LOC_PU] = (int32_t) obj->logical_index;
-    }
-    for (hwloc_obj_t o = obj; NULL != o; o = o->parent) {
-        if (HWLOC_OBJ_CORE == o->type && loc[SCC_LOC_CORE] < 0) {
-            loc[SCC_LOC_CORE] = (int32_t) o->logical_index;
-        } else if (HWLOC_OBJ_PACKAGE == o->type && loc[SCC_LOC_PACKAGE] < 0) {
-            loc[SCC_LOC_PACKAGE] = (int32_t) o->logical_index;
-        } else if (hwloc_obj_type_is_cache(o->type) && loc[SCC_LOC_CACHE] < 0
-                   && hwloc_get_nbobjs_inside_cpuset_by_type(topo, o->cpuset, HWLOC_OBJ_CORE) > 1) {
-            /* caches of different levels number separately: keep the depth in the id */
-            loc[SCC_LOC_CACHE] = (int32_t) ((o->depth & 0xff) << 20 | (o->logical_index & 0xfffff));
-        }
-    }
-    for (numa = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, NULL); NULL != numa;
-         numa = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, numa)) {
-        if (NULL != numa->cpuset && hwloc_bitmap_isincluded(set, numa->cpuset)) {
-            loc[SCC_LOC_NUMA] = (int32_t) numa->logical_index;
-            break;
-        }
-    }
-    if (!loc[SCC_LOC_BOUND]) {
-        snprintf(my_bind_note, sizeof(my_bind_note), "not bound");
-    } else if (loc[SCC_LOC_CORE] < 0) {
-        snprintf(my_bind_note, sizeof(my_bind_note), "bound to more than one core");
-    } else {
-        snprintf(my_bind_note, sizeof(my_bind_note), "bound to core %d", (int) loc[SCC_LOC_CORE]);
-    }
-    hwloc_bitmap_free(set);
-}
+static char my_bind_note[160];
 
 static void discover(int32_t *loc)
 {
@@ -235,7 +179,7 @@ static void discover(int32_t *loc)
         }
     }
     if (NULL != topo) {
-        locate_hwloc(topo, loc);
+        mca_coll_scc_topo_locate(topo, loc, my_bind_note, sizeof(my_bind_note));
         if (own) {
             hwloc_topology_destroy(topo);
         }
@@ -573,76 +517,40 @@ static int place_chip(struct ompi_communicator_t *comm, const int32_t *locs, int
     return 1;
 }
 
-/* hwloc domains x cores; returns true when it placed the communicator. */
-static bool place_domains(struct ompi_communicator_t *comm, const int32_t *locs, int *dom,
-                          int *pos, scc_topo_t *t)
+/* hwloc domains x cores (coll_scc_domains.c); returns true when it placed the communicator. */
+static bool place_domains(struct ompi_communicator_t *comm, const int32_t *locs, int *pos,
+                          scc_topo_t *t)
 {
-    static const int levels[] = { SCC_TOPO_DOM_PACKAGE, SCC_TOPO_DOM_NUMA, SCC_TOPO_DOM_CACHE };
     const int n = ompi_comm_size(comm);
-    int unknown_levels = 0;
+    scc_domains_t got;
+    scc_mesh_dims_t d;
     scc_mesh_err_t err;
+    int rc = scc_domains_place(n, locs, p_domains, &got, &d, pos);
 
+    /* building fails only for want of memory: the domains always make a valid grid */
+    if (rc < 0 || (rc > 0 && SCC_MESH_OK != scc_mesh_build(&t->mesh, &d, n, pos, &err))) {
+        t->oom = 1;
+        return false;
+    }
+    if (rc > 0) {
+        t->kind = SCC_TOPO_DOMAINS;
+        t->source = SCC_TOPO_SRC_HWLOC;
+        t->domain = (scc_topo_domain_t) got.level;
+        snprintf(t->note, sizeof(t->note), "%d %s domains", got.distinct,
+                 scc_domains_level_name(got.level));
+        return true;
+    }
     if (SCC_TOPO_DOM_NONE == p_domains) {
         return false;
     }
-    for (int li = 0; li < 3; ++li) {
-        const int level = levels[li];
-        const int field = SCC_TOPO_DOM_PACKAGE == level ? SCC_LOC_PACKAGE
-                          : SCC_TOPO_DOM_NUMA == level ? SCC_LOC_NUMA : SCC_LOC_CACHE;
-        int unknown = 0, distinct = 0;
-        scc_mesh_dims_t d;
-        int *order;
-
-        if (SCC_TOPO_DOM_AUTO != p_domains && level != p_domains) {
-            continue;
-        }
-        for (int r = 0; r < n; ++r) {
-            dom[r] = loc_of(locs, r, field);
-            unknown += (dom[r] < 0);
-        }
-        if (unknown > 0) {
-            unknown_levels++;
-            continue;
-        }
-        for (int r = 0; r < n; ++r) {
-            bool seen = false;
-            for (int q = 0; q < r && !seen; ++q) {
-                seen = (dom[q] == dom[r]);
-            }
-            distinct += !seen;
-        }
-        if (SCC_TOPO_DOM_AUTO == p_domains && distinct < 2) {
-            continue;
-        }
-        /* inside a domain, processes go in core order (then rank order) */
-        order = malloc(n * sizeof(int));
-        if (NULL == order) {
-            t->oom = 1;
-            return false;
-        }
-        for (int r = 0; r < n; ++r) {
-            order[r] = loc_of(locs, r, SCC_LOC_CORE);
-        }
-        /* both fail only for want of memory: the domains always make a valid grid */
-        if (0 != scc_mesh_place_domains(n, dom, order, &d, pos)
-            || SCC_MESH_OK != scc_mesh_build(&t->mesh, &d, n, pos, &err)) {
-            t->oom = 1;
-            free(order);
-            return false;
-        }
-        free(order);
-        t->kind = SCC_TOPO_DOMAINS;
-        t->source = SCC_TOPO_SRC_HWLOC;
-        t->domain = (scc_topo_domain_t) level;
-        snprintf(t->note, sizeof(t->note), "%d %s domains", distinct, domain_name(level));
-        return true;
-    }
-    if (t->nunbound > 0) {
+    /* a level named but spanned says so even when the processes are bound to several cores
+       (a package each, say); "not bound" only when unbound processes made the levels unusable */
+    if (got.unknown_levels > 0 && SCC_TOPO_DOM_AUTO != p_domains) {
+        snprintf(t->note, sizeof(t->note), "some processes span several %s domains",
+                 scc_domains_level_name(p_domains));
+    } else if (t->nunbound > 0 && got.unknown_levels > 0) {
         snprintf(t->note, sizeof(t->note), "%d of %d processes not bound to a core: hwloc "
                  "domains unused", t->nunbound, n);
-    } else if (unknown_levels > 0 && SCC_TOPO_DOM_AUTO != p_domains) {
-        snprintf(t->note, sizeof(t->note), "some processes span several %s domains",
-                 domain_name(p_domains));
     } else {
         snprintf(t->note, sizeof(t->note), "no mesh described, not an SCC, one hwloc domain");
     }
@@ -752,7 +660,7 @@ int mca_coll_scc_topo_build(mca_coll_scc_module_t *m, struct ompi_communicator_t
         placed = place_user(comm, locs, a, b, t);
     } else {
         int chip = place_chip(comm, locs, b, t);
-        placed = (chip > 0) || (0 == chip && place_domains(comm, locs, a, b, t));
+        placed = (chip > 0) || (0 == chip && place_domains(comm, locs, b, t));
     }
 
     if (OMPI_SUCCESS == rc) {
@@ -859,6 +767,12 @@ void mca_coll_scc_topo_report(const mca_coll_scc_module_t *m, const char *transp
     mca_coll_scc_topo_describe(t, line, sizeof(line));
     SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: topology %s; transport %s", m->cid, m->name,
                 m->size, line, NULL == transport ? "none" : transport);
+    if (SCC_TOPO_DOMAINS == t->kind) {
+        /* a row's leader is the process on its domain's lowest core */
+        scc_domains_leaders(&t->mesh, line, sizeof(line));
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s)   %s rows, leaders %s", m->cid, m->name,
+                    scc_domains_level_name(t->domain), line);
+    }
     for (int c = 0; c < SCC_COLL_COUNT; ++c) {
         scc_select_format(&m->select, (scc_coll_t) c, line, sizeof(line));
         SCC_VERBOSE(1, "coll:scc: comm %u (%s)   %-21s %s", m->cid, m->name,

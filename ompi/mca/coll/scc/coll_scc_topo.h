@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "coll_scc_mesh.h"
 #include "coll_scc_nodes.h"
@@ -32,7 +33,7 @@ typedef enum {
 
 /* Which hwloc domains make rows (coll_scc_domains) */
 typedef enum {
-    SCC_TOPO_DOM_AUTO = 0,  /* the first of package, NUMA node, shared cache with >= 2 domains */
+    SCC_TOPO_DOM_AUTO = 0,  /* the level with >= 2 domains whose grid is nearest a square */
     SCC_TOPO_DOM_NONE,
     SCC_TOPO_DOM_PACKAGE,
     SCC_TOPO_DOM_NUMA,
@@ -76,7 +77,8 @@ struct mca_coll_scc_module_t;
 struct ompi_communicator_t;
 
 /* Registers coll_scc_mesh, _mesh_map, _mesh_map_file, _mesh_key, _domains,
- * _scc_coreid, _scc_coreid_file, _scc_crb_device, _topo_exchange. */
+ * _scc_coreid, _scc_coreid_file, _scc_crb_device, _topo_exchange and (coll_scc_topo_locate.c)
+ * _binding. */
 int mca_coll_scc_topo_register_params(void);
 
 /* At component open: finds this process's location (hwloc, SCC probe) and
@@ -104,6 +106,13 @@ void mca_coll_scc_topo_report(const struct mca_coll_scc_module_t *m, const char 
 
 /* One phrase for the topology, e.g. "mesh 6x4x2 (user, key rank), 4 tiles, grid 2x4". */
 int mca_coll_scc_topo_describe(const scc_topo_t *t, char *buf, size_t len);
+
+/* coll_scc_topo_locate.c: this process's location in topo (core, PU, package, NUMA node,
+ * shared cache; -1 where unknown) from its binding -- the operating system's, or the
+ * launcher's record where the topology is imposed (coll_scc_binding); note says which. */
+int mca_coll_scc_topo_locate_register_params(void);
+struct hwloc_topology;
+void mca_coll_scc_topo_locate(struct hwloc_topology *topo, int32_t *loc, char *note, size_t len);
 
 /* coll_scc_topo_nodes.c: a communicator on several nodes (Open MPI's locality flags and
  * host names) becomes SCC_TOPO_NODES, its nodes the tiles of a mesh (coll_scc_nodes); one

@@ -24,7 +24,14 @@ BEGIN_C_DECLS
     X(gather, SCC_COLL_GATHER)                                                   \
     X(scatter, SCC_COLL_SCATTER)                                                 \
     X(allgather, SCC_COLL_ALLGATHER)                                             \
-    X(reduce_scatter_block, SCC_COLL_REDUCE_SCATTER_BLOCK)
+    X(reduce_scatter_block, SCC_COLL_REDUCE_SCATTER_BLOCK)                       \
+    X(gatherv, SCC_COLL_GATHERV)                                                 \
+    X(scatterv, SCC_COLL_SCATTERV)                                               \
+    X(allgatherv, SCC_COLL_ALLGATHERV)                                           \
+    X(reduce_scatter, SCC_COLL_REDUCE_SCATTER)                                   \
+    X(scan, SCC_COLL_SCAN)                                                       \
+    X(exscan, SCC_COLL_EXSCAN)                                                   \
+    X(alltoallw, SCC_COLL_ALLTOALLW)
 
 typedef struct mca_coll_scc_component_t {
     scc_coll_component_t super;
@@ -227,6 +234,32 @@ int mca_coll_scc_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
                                       struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                       struct ompi_communicator_t *comm,
                                       mca_coll_base_module_t *module);
+int mca_coll_scc_gatherv(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                         void *rbuf, const int *rcounts, const int *displs,
+                         struct ompi_datatype_t *rdtype, int root,
+                         struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_scc_scatterv(const void *sbuf, const int *scounts, const int *displs,
+                          struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                          struct ompi_datatype_t *rdtype, int root,
+                          struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                            void *rbuf, const int *rcounts, const int *displs,
+                            struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                            mca_coll_base_module_t *module);
+int mca_coll_scc_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
+                                struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_scc_scan(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                      struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                      mca_coll_base_module_t *module);
+int mca_coll_scc_exscan(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                        struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                        mca_coll_base_module_t *module);
+int mca_coll_scc_alltoallw(const void *sbuf, const int *scounts, const int *sdispls,
+                           struct ompi_datatype_t *const *sdtypes, void *rbuf,
+                           const int *rcounts, const int *rdispls,
+                           struct ompi_datatype_t *const *rdtypes,
+                           struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
 
 END_C_DECLS
 

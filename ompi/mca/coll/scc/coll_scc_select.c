@@ -8,12 +8,14 @@
 
 static const char *const coll_names[SCC_COLL_COUNT] = {
     "bcast", "barrier", "reduce", "allreduce", "alltoall", "alltoallv",
-    "gather", "scatter", "allgather", "reduce_scatter_block"
+    "gather", "scatter", "allgather", "reduce_scatter_block",
+    "gatherv", "scatterv", "allgatherv", "reduce_scatter", "scan", "exscan", "alltoallw"
 };
 
 static const char *const mpi_names[SCC_COLL_COUNT] = {
     "Bcast", "Barrier", "Reduce", "Allreduce", "Alltoall", "Alltoallv",
-    "Gather", "Scatter", "Allgather", "Reduce_scatter_block"
+    "Gather", "Scatter", "Allgather", "Reduce_scatter_block",
+    "Gatherv", "Scatterv", "Allgatherv", "Reduce_scatter", "Scan", "Exscan", "Alltoallw"
 };
 
 static const char *const alg_names[SCC_ALG_COUNT] = {

@@ -35,6 +35,12 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
 int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
                                 const size_t *sbytes, const size_t *soff, char *rbuf,
                                 const size_t *rbytes, const size_t *roff);
+/* scan (exclusive: exscan) in rank order (coll_scc_flat_scan.c): direct through the slots,
+ * or the pipelined chain, which runs over any transport */
+int mca_coll_scc_scan_flat(mca_coll_scc_module_t *m, const char *in, char *out, size_t count,
+                           struct ompi_datatype_t *dtype, struct ompi_op_t *op, bool exclusive);
+int mca_coll_scc_scan_ring(mca_coll_scc_module_t *m, const char *in, char *out, size_t count,
+                           struct ompi_datatype_t *dtype, struct ompi_op_t *op, bool exclusive);
 /* acc = p[0] op (p[1] op (... op p[n-1])) over count elements (acc may be p[n-1]). */
 void scc_combine(struct ompi_op_t *op, const char **p, int n, char *acc, size_t count,
                  struct ompi_datatype_t *dtype);

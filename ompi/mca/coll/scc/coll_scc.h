@@ -261,6 +261,13 @@ int mca_coll_scc_alltoallw(const void *sbuf, const int *scounts, const int *sdis
                            const int *rcounts, const int *rdispls,
                            struct ompi_datatype_t *const *rdtypes,
                            struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+/* alltoallv (c SCC_COLL_ALLTOALLV: dt, displacements in its extents) and alltoallw (dts,
+ * displacements in bytes) on a set-up module; OMPI_ERR_NOT_AVAILABLE: the fallback serves */
+int mca_coll_scc_alltoallvw(mca_coll_scc_module_t *m, scc_coll_t c, const void *sbuf,
+                            const int *scounts, const int *sdispls,
+                            struct ompi_datatype_t *sdt, struct ompi_datatype_t *const *sdts,
+                            void *rbuf, const int *rcounts, const int *rdispls,
+                            struct ompi_datatype_t *rdt, struct ompi_datatype_t *const *rdts);
 
 END_C_DECLS
 

@@ -1,5 +1,5 @@
-/* coll_scc_alltoallw.c: MPI_Alltoallw, served by the fallback until an algorithm of
- * the component serves it (the table's only choice for it). */
+/* coll_scc_alltoallw.c: MPI_Alltoallw: alltoallv's algorithms, each block packed with its own
+ * datatype where it is not contiguous (coll_scc_alltoallv.c), or the fallback. */
 #include "coll_scc.h"
 
 int mca_coll_scc_alltoallw(const void *sbuf, const int *scounts, const int *sdispls,
@@ -9,11 +9,16 @@ int mca_coll_scc_alltoallw(const void *sbuf, const int *scounts, const int *sdis
                            struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
+    int rc;
 
-    /* the call counts toward setup as every collective does (all members make it) */
     if (OPAL_LIKELY(mca_coll_scc_ready(m, comm))) {
-        (void) mca_coll_scc_pick(m, SCC_COLL_ALLTOALLW, 0);
+        rc = mca_coll_scc_alltoallvw(m, SCC_COLL_ALLTOALLW, sbuf, scounts, sdispls, NULL,
+                                     sdtypes, rbuf, rcounts, rdispls, NULL, rdtypes);
+        if (OMPI_ERR_NOT_AVAILABLE != rc) {
+            return rc;
+        }
     }
     mca_coll_scc_count(m, SCC_COLL_ALLTOALLW, SCC_ALG_FALLBACK);
-    return m->prev_alltoallw.fn(sbuf, scounts, sdispls, sdtypes, rbuf, rcounts, rdispls, rdtypes, comm, m->prev_alltoallw.module);
+    return m->prev_alltoallw.fn(sbuf, scounts, sdispls, sdtypes, rbuf, rcounts, rdispls,
+                                rdtypes, comm, m->prev_alltoallw.module);
 }

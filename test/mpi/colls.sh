@@ -124,6 +124,16 @@ for np in $(scc_matrix "1 2 3 4 8" "1 3 4"); do
         scc_served "$log" $np MPI_COMM_WORLD "bcast:" \
             && scc_served "$log" $np MPI_COMM_WORLD "barrier:tree="
         tap_check $? "np=$np: scc's entry points served MPI_COMM_WORLD's collectives (barrier: flag tree)" "$log"
+        # reduce_scatter, scan, exscan, alltoallw: every call on MPI_COMM_WORLD (ints, doubles,
+        # a non-commutative matrix product, a vector type, in place, zero and uneven counts)
+        # served by scc's own algorithms, none by the fallback; from 3 processes the scans'
+        # large messages by the chain, the small ones by direct reads
+        scans="flat"
+        [ $np -ge 3 ] && scans="flat=[0-9]* [a-z_:=0-9 ]*ring"
+        scc_served "$log" $np MPI_COMM_WORLD " reduce_scatter:flat=.* scan:$scans=.* exscan:$scans=.* alltoallw:flat=" \
+            && ! grep -a "(MPI_COMM_WORLD) rank [0-9]* size $np calls:" "$log" \
+                | grep -qE " (reduce_scatter|scan|exscan|alltoallw):fallback="
+        tap_check $? "np=$np: reduce_scatter, scan, exscan, alltoallw on MPI_COMM_WORLD all served by scc (scans: $scans)" "$log"
         # world, dup and reversed span all np processes at once: three identities,
         # each reported by every process (coll_scc_compat.h: scc_comm_uid)
         grep -a "coll:scc: comm [0-9]* (.*) rank [0-9]* size $np uid " "$log" |

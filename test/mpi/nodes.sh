@@ -185,19 +185,26 @@ log="$SCC_LOGDIR/nodes-colls.log"
 nodes_run "$log" nodea:3,nodeb:1 4 -- "$colls"
 rc=$?
 [ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
-    scc_served "$log" 4 MPI_COMM_WORLD "bcast:tree=.*allreduce:tree=.*alltoall:ring=.*alltoallv:ring=.*gather:tree=.*scatter:tree=.*allgather:bruck=.* reduce_scatter:ring=.* scan:ring=.* exscan:ring=.* alltoallw:ring=" &&
+    scc_served "$log" 4 MPI_COMM_WORLD "bcast:tree=.*allreduce:tree=.*alltoall:ring=.*alltoallv:ring=.*gather:tree=.*scatter:tree=.*allgather:bruck=.* reduce_scatter:ring=.* scan:leaders=.* exscan:leaders=.* alltoallw:ring=" &&
     scans_served "$log" 4
 tap_check $? "every collective across nodes (3 + 1): right, served by scc" "$log"
 
-# The same with ranks dealt round robin over 2 nodes (3 + 2): every hop of the scans' chain
-# crosses nodes
+# The same with ranks dealt round robin over 2 nodes (3 + 2): every run of consecutive ranks on
+# a node is one rank long, so the scans' prefix crosses nodes at every rank; and over the pml
+# alone (the scans' runs read over it too)
 log="$SCC_LOGDIR/nodes-colls-roundrobin.log"
 SCC_NODE_MAP=node nodes_run "$log" nodea:3,nodeb:3 5 -- "$colls"
 rc=$?
 [ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 5 MPI_COMM_WORLD &&
-    scc_served "$log" 5 MPI_COMM_WORLD " reduce_scatter:ring=.* scan:ring=.* exscan:ring=.* alltoallw:ring=" &&
+    scc_served "$log" 5 MPI_COMM_WORLD " reduce_scatter:ring=.* scan:leaders=.* exscan:leaders=.* alltoallw:ring=" &&
     scans_served "$log" 5
 tap_check $? "reduce_scatter, scan, exscan, alltoallw across nodes, ranks round robin (3 + 2): right, served by scc" "$log"
+log="$SCC_LOGDIR/nodes-colls-pml.log"
+nodes_run "$log" nodea:2,nodeb:2 4 --mca coll_scc_transport pml -- "$colls"
+rc=$?
+[ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
+    scc_served "$log" 4 MPI_COMM_WORLD " scan:leaders=[0-9]+ exscan:leaders="
+tap_check $? "scan and exscan across nodes over the pml alone (2 x 2): right, served by scc" "$log"
 
 # A member that fails one call (scc_hang -f, as in hang.sh): across nodes too every member
 # ends it, through shared memory and the pml, and the next calls are right

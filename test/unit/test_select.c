@@ -150,9 +150,16 @@ static void test_defaults(void)
     tp = topo(SCC_TOPO_NODES, 8, 1);
     scc_select_build(&t, &tp, &p);
     for (int c = SCC_COLL_REDUCE_SCATTER; c <= SCC_COLL_ALLTOALLW; ++c) {
-        CHECK(SCC_ALG_RING == scc_select(&t, (scc_coll_t) c, 64), "nodes %s ring",
-              scc_coll_name((scc_coll_t) c));
+        scc_alg_t want = SCC_COLL_SCAN == c || SCC_COLL_EXSCAN == c ? SCC_ALG_LEADERS
+                                                                    : SCC_ALG_RING;
+        CHECK(want == scc_select(&t, (scc_coll_t) c, 64), "nodes %s %s",
+              scc_coll_name((scc_coll_t) c), scc_alg_name(want));
     }
+    tp = topo(SCC_TOPO_FLAT, 4, 1);
+    p.force[SCC_COLL_SCAN] = SCC_ALG_LEADERS;
+    scc_select_build(&t, &tp, &p);
+    CHECK(SCC_ALG_FALLBACK == scc_select(&t, SCC_COLL_SCAN, 64), "one node: leaders' scan forced");
+    p.force[SCC_COLL_SCAN] = SCC_ALG_AUTO;
 
     /* nodes: the schedules between node leaders; Bruck's allgather there only */
     tp = topo(SCC_TOPO_NODES, 8, 1);

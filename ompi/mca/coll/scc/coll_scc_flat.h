@@ -43,6 +43,11 @@ int mca_coll_scc_scan_flat(mca_coll_scc_module_t *m, const char *in, char *out, 
                            struct ompi_datatype_t *dtype, struct ompi_op_t *op, bool exclusive);
 int mca_coll_scc_scan_ring(mca_coll_scc_module_t *m, const char *in, char *out, size_t count,
                            struct ompi_datatype_t *dtype, struct ompi_op_t *op, bool exclusive);
+/* across nodes: direct within each run of consecutive ranks on a node, the runs' results
+ * made whole from one run to the next */
+int mca_coll_scc_scan_leaders(mca_coll_scc_module_t *m, const char *in, char *out, size_t count,
+                              struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                              bool exclusive);
 /* acc = p[0] op (p[1] op (... op p[n-1])) over count elements (acc may be p[n-1]). */
 void scc_combine(struct ompi_op_t *op, const char **p, int n, char *acc, size_t count,
                  struct ompi_datatype_t *dtype);

@@ -1,5 +1,6 @@
-/* coll_scc_flat_scan.c: MPI_Scan and MPI_Exscan -- the direct algorithm through the slots
- * and the pipelined chain in rank order (the ring cut open between n-1 and 0).
+/* coll_scc_flat_scan.c: MPI_Scan and MPI_Exscan -- the direct algorithm through the slots,
+ * the pipelined chain in rank order (the ring cut open between n-1 and 0), and across nodes
+ * the direct algorithm within each node's runs of ranks, the runs made whole one by one.
  *
  * Both combine in rank order: the result at rank r is x0 op (x1 op (... op xr)), and
  * ompi_op_reduce(op, src, tgt) computes tgt = src op tgt, so the left operand is always the
@@ -135,6 +136,133 @@ int mca_coll_scc_scan_ring(mca_coll_scc_module_t *m, const char *in, char *out, 
         if (me < n - 1) {
             scc_xport_note(x, &rc, scc_xport_send(x, tag, pass, len, 1, true, &next));
         }
+    }
+    return scc_xport_result(rc, scc_xport_end(x));
+}
+
+/* Across nodes: the ranks fall into runs of consecutive ranks on one node (a node each when
+ * every node holds consecutive ranks).  Piece by piece, each run scans its inputs directly
+ * (every rank reads the run's lower ranks' inputs from their slots), then the runs' results
+ * are made whole along the runs in rank order: the last rank of a run has the inclusive
+ * result of the ranks up to it, which is what every rank of the next run lacks, so it sends
+ * it to each of them (over the pml: another node), and each combines it in front of its own
+ * run's result.  A message between nodes per run boundary and piece; within a node no chain.
+ * The pieces pipeline: run s combines piece k while run s + 1 waits for it. */
+int mca_coll_scc_scan_leaders(mca_coll_scc_module_t *m, const char *in, char *out, size_t count,
+                              struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                              bool exclusive)
+{
+    scc_xport_t *x = m->xp;
+    const int n = x->size, me = x->rank;
+    const int *node_of = m->topo.nodes.node_of;
+    int lo = me, hi = me, next_hi;
+    size_t dtsize, per, npieces;
+    int *ranks;
+    const char **pv;
+    char *fwd = NULL, *keep = NULL, *stage;
+    int rc = OMPI_SUCCESS;
+
+    if (SCC_TOPO_NODES != m->topo.kind) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    ompi_datatype_type_size(dtype, &dtsize);
+    per = scc_scan_per(x, count, dtsize);
+    npieces = (count + per - 1) / per;
+    if (npieces >= UINT32_MAX / 8) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    /* my run [lo, hi] and the next one's end */
+    while (lo > 0 && node_of[lo - 1] == node_of[me]) {
+        --lo;
+    }
+    while (hi < n - 1 && node_of[hi + 1] == node_of[me]) {
+        ++hi;
+    }
+    next_hi = hi + 1;
+    while (next_hi < n - 1 && node_of[next_hi + 1] == node_of[hi + 1]) {
+        ++next_hi;
+    }
+    /* the operands (the pml transport has no x->pv); readers are consecutive ranks: slices
+       of 0, 1, ..., n - 1 name them; pieces of the run's lower ranks that come over the pml
+       (the pml transport) are staged */
+    pv = mca_coll_scc_scratch(m, 2, (size_t) n * (sizeof(char *) + sizeof(int)));
+    ranks = NULL != pv ? (int *) (pv + n) : NULL;
+    stage = mca_coll_scc_scratch(m, 1, (size_t) (me - lo + 1) * per * dtsize);
+    /* the last rank of a run sends the next run its inclusive result: an exscan's is not
+       its own, and needs its input, which in place the result overwrites */
+    if (exclusive && me == hi && hi < n - 1) {
+        fwd = mca_coll_scc_scratch(m, 0, count * dtsize + 1);
+    }
+    /* the pml sends from the buffer it is given until the call ends: in place, my input for
+       the run goes from a copy (my result overwrites it) */
+    if (SCC_XPORT_PML == x->kind && in == out && hi > me) {
+        keep = mca_coll_scc_scratch(m, 0, count * dtsize + 1);
+    }
+    if (NULL == ranks || NULL == stage || (exclusive && me == hi && hi < n - 1 && NULL == fwd)
+        || (SCC_XPORT_PML == x->kind && in == out && hi > me && NULL == keep)) {
+        (void) mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    for (int i = 0; i < n; ++i) {
+        ranks[i] = i;
+    }
+    scc_xport_begin(x);
+    for (size_t k = 0; k < npieces; ++k) {
+        size_t first = k * per, cnt = scc_min(per, count - first), off = first * dtsize;
+        size_t len = cnt * dtsize;
+        const int nin = exclusive ? me - lo : me - lo + 1;
+        uint32_t tag = (uint32_t) (2 * k);
+
+        /* the run's direct scan: my input for the run's ranks after me */
+        if (hi > me) {
+            if (NULL != keep) {
+                SCC_TRACED(SCC_PH_COPY, len, memcpy(keep + off, in + off, len));
+            }
+            scc_xport_note(x, &rc, scc_xport_send(x, tag, (NULL != keep ? keep : in) + off, len,
+                                                  hi - me, false, ranks + me + 1));
+        }
+        if (NULL != fwd) {
+            SCC_TRACED(SCC_PH_COPY, len, memcpy(fwd + off, in + off, len));
+        }
+        for (int i = 0; i < nin; ++i) {
+            int r = lo + i;
+            if (r == me) {
+                pv[i] = in + off;
+            } else if (scc_xport_by_pml(x, r)) {
+                char *p = stage + (size_t) i * per * dtsize;
+                scc_xport_note(x, &rc, scc_xport_recv(x, r, tag, p, len));
+                pv[i] = p;
+            } else {
+                pv[i] = scc_xport_data(x, r, tag, scc_xport_wait(x, r, tag));
+            }
+        }
+        if (OMPI_SUCCESS == rc && nin > 0) {
+            scc_combine(op, pv, nin, out + off, cnt, dtype);
+        }
+        for (int i = 0; i < nin; ++i) {
+            if (lo + i != me && !scc_xport_by_pml(x, lo + i)) {
+                scc_xport_release(x, lo + i, tag);
+            }
+        }
+        /* the ranks before my run, from the previous run's last rank, in front */
+        if (lo > 0) {
+            if (nin > 0) {
+                scc_xport_note(x, &rc, scc_xport_recv_reduce(x, lo - 1, tag + 1, out + off, NULL,
+                                                             cnt, dtype, op));
+            } else {
+                scc_xport_note(x, &rc, scc_xport_recv(x, lo - 1, tag + 1, out + off, len));
+            }
+        }
+        if (me != hi || hi == n - 1) {
+            continue;
+        }
+        /* my inclusive result for the next run (exscan: my result, if any, then my input) */
+        if (NULL != fwd && me > 0 && OMPI_SUCCESS == rc) {
+            SCC_TRACED(SCC_PH_COMBINE, len,
+                       ompi_op_reduce(op, out + off, fwd + off, cnt, dtype));
+        }
+        scc_xport_note(x, &rc, scc_xport_send(x, tag + 1, (NULL != fwd ? fwd : out) + off, len,
+                                              next_hi - hi, true, ranks + hi + 1));
     }
     return scc_xport_result(rc, scc_xport_end(x));
 }

@@ -35,11 +35,20 @@ static int scc_scan_call(mca_coll_scc_module_t *m, scc_coll_t c, const void *sbu
     }
     /* in place: the input is the result buffer (exscan's rank 0 only reads it) */
     in = (const char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf) + lb;
-    rc = SCC_ALG_FLAT == alg
-             ? mca_coll_scc_scan_flat(m, in, (char *) rbuf + lb, (size_t) count, dtype, op,
-                                      exclusive)
-             : mca_coll_scc_scan_ring(m, in, (char *) rbuf + lb, (size_t) count, dtype, op,
-                                      exclusive);
+    switch (alg) {
+    case SCC_ALG_FLAT:
+        rc = mca_coll_scc_scan_flat(m, in, (char *) rbuf + lb, (size_t) count, dtype, op,
+                                    exclusive);
+        break;
+    case SCC_ALG_LEADERS:
+        rc = mca_coll_scc_scan_leaders(m, in, (char *) rbuf + lb, (size_t) count, dtype, op,
+                                       exclusive);
+        break;
+    default:
+        rc = mca_coll_scc_scan_ring(m, in, (char *) rbuf + lb, (size_t) count, dtype, op,
+                                    exclusive);
+        break;
+    }
     if (OMPI_ERR_NOT_AVAILABLE != rc) {
         mca_coll_scc_count(m, c, alg);
     }

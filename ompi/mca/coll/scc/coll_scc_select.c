@@ -44,8 +44,8 @@ static const uint32_t valid_algs[SCC_COLL_COUNT] = {
     [SCC_COLL_ALLGATHER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_BRUCK),
     [SCC_COLL_REDUCE_SCATTER_BLOCK] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
     [SCC_COLL_REDUCE_SCATTER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
-    [SCC_COLL_SCAN] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
-    [SCC_COLL_EXSCAN] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
+    [SCC_COLL_SCAN] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_LEADERS),
+    [SCC_COLL_EXSCAN] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_LEADERS),
     [SCC_COLL_ALLTOALLW] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG) | BIT(SCC_ALG_RING),
 };
 
@@ -204,10 +204,13 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
     case SCC_COLL_REDUCE_SCATTER:
     case SCC_COLL_ALLTOALLV:
     case SCC_COLL_ALLTOALLW:
+        /* alltoallv, alltoallw: the pairwise exchange */
+        add_range(e, p, SIZE_MAX, SCC_ALG_RING);
+        break;
     case SCC_COLL_SCAN:
     case SCC_COLL_EXSCAN:
-        /* alltoallv, alltoallw: the pairwise exchange; scans: the chain in rank order */
-        add_range(e, p, SIZE_MAX, SCC_ALG_RING);
+        /* each node's runs of ranks directly, their results passed on between nodes */
+        add_range(e, p, SIZE_MAX, SCC_ALG_LEADERS);
         break;
     case SCC_COLL_GATHER:
     case SCC_COLL_SCATTER:

@@ -119,6 +119,17 @@ rc=$?
                END { exit (NR == 3 && !bad) ? 0 : 1 }'
 tap_check $? "reduce_scatter, scan, exscan, alltoallw forced to the ring on one node: served by it, all right" "$log"
 
+# On a described mesh through the strict emulation of the SCC's buffers (4 slots of 1760 bytes:
+# every large message in many pieces, the chip's rules enforced): alltoallw by NoC_Msg's
+# stages, the scans and reduce_scatter direct (and the scans' chain) through the small slots
+log="$SCC_LOGDIR/colls-mesh-strict.log"
+scc_run "$log" 4 --mca coll_scc_mesh 2x2 --mca coll_scc_mesh_key rank \
+    --mca coll_scc_mpb_emulate strict -- "$prog"
+rc=$?
+[ $rc -eq 0 ] && scc_no_failures "$log" \
+    && scc_served "$log" 4 MPI_COMM_WORLD " reduce_scatter:flat=[0-9]+ scan:flat=[0-9]+ scan:ring=[0-9]+ exscan:flat=[0-9]+ exscan:ring=[0-9]+ alltoallw:nocmsg=[0-9]+$"
+tap_check $? "reduce_scatter, scan, exscan, alltoallw on a 2x2 mesh, strict SCC emulation: served by scc, all right" "$log"
+
 # --mca coll ^scc: the component stays out (verbose asked for, nothing from it), results right
 log="$SCC_LOGDIR/colls-off.log"
 # shellcheck disable=SC2086

@@ -9,8 +9,9 @@
 # matrix over roots, sizes, types and operations), and its counters must show that messages
 # within a node went through shared memory and every message between nodes through the pml.
 # Then the per-node communicators, one with a rank per node, the pml transport alone, a grid
-# given by coll_scc_nodes, every collective of scc_colls across nodes, and a call one member
-# fails (scc_hang -f).  Without
+# given by coll_scc_nodes, every collective of scc_colls across nodes (reduce_scatter, the scans
+# and alltoallw also with ranks round robin, and the scans over the pml alone), and a call one
+# member fails (scc_hang -f).  Without
 # namespaces (not root, no unshare) every case fails with the reason.
 . "$SCC_SRCDIR/test/mpi/scc_lib.sh"
 

@@ -102,6 +102,34 @@ rc=$?
     && ! grep -aq "calls:.* barrier:tree=" "$log"
 tap_check $? "pml: the barriers that ran are counted as nocmsg, none as tree; all right" "$log"
 
+# The same four forced to the ring on one node (reduce_scatter: reduce_scatter_block's ring
+# schedule with uneven parts; alltoallw: the pairwise exchange; scans: the chain at every
+# size), through small slots: served by it, but reduce_scatter's calls with the
+# non-commutative operation (10 at most), which the ring declines
+log="$SCC_LOGDIR/colls-ring.log"
+scc_run "$log" 3 --mca coll_scc_reduce_scatter_algorithm ring --mca coll_scc_scan_algorithm ring \
+    --mca coll_scc_exscan_algorithm ring --mca coll_scc_alltoallw_algorithm ring \
+    --mca coll_scc_shm_slot_size 4096 --mca coll_scc_cma 0 -- "$prog"
+rc=$?
+[ $rc -eq 0 ] && scc_no_failures "$log" \
+    && scc_served "$log" 3 MPI_COMM_WORLD " reduce_scatter:ring=.* scan:ring=[0-9]+ exscan:ring=[0-9]+ alltoallw:ring=[0-9]+$" \
+    && grep -a "(MPI_COMM_WORLD) rank [0-9]* size 3 calls:" "$log" \
+        | awk '{ if (match($0, / reduce_scatter:fallback=[0-9]+/) &&
+                     substr($0, RSTART + 25, RLENGTH - 25) + 0 > 10) bad++ }
+               END { exit (NR == 3 && !bad) ? 0 : 1 }'
+tap_check $? "reduce_scatter, scan, exscan, alltoallw forced to the ring on one node: served by it, all right" "$log"
+
+# On a described mesh through the strict emulation of the SCC's buffers (4 slots of 1760 bytes:
+# every large message in many pieces, the chip's rules enforced): alltoallw by NoC_Msg's
+# stages, the scans and reduce_scatter direct (and the scans' chain) through the small slots
+log="$SCC_LOGDIR/colls-mesh-strict.log"
+scc_run "$log" 4 --mca coll_scc_mesh 2x2 --mca coll_scc_mesh_key rank \
+    --mca coll_scc_mpb_emulate strict -- "$prog"
+rc=$?
+[ $rc -eq 0 ] && scc_no_failures "$log" \
+    && scc_served "$log" 4 MPI_COMM_WORLD " reduce_scatter:flat=[0-9]+ scan:flat=[0-9]+ scan:ring=[0-9]+ exscan:flat=[0-9]+ exscan:ring=[0-9]+ alltoallw:nocmsg=[0-9]+$"
+tap_check $? "reduce_scatter, scan, exscan, alltoallw on a 2x2 mesh, strict SCC emulation: served by scc, all right" "$log"
+
 # --mca coll ^scc: the component stays out (verbose asked for, nothing from it), results right
 log="$SCC_LOGDIR/colls-off.log"
 # shellcheck disable=SC2086
@@ -124,6 +152,16 @@ for np in $(scc_matrix "1 2 3 4 8" "1 3 4"); do
         scc_served "$log" $np MPI_COMM_WORLD "bcast:" \
             && scc_served "$log" $np MPI_COMM_WORLD "barrier:tree="
         tap_check $? "np=$np: scc's entry points served MPI_COMM_WORLD's collectives (barrier: flag tree)" "$log"
+        # reduce_scatter, scan, exscan, alltoallw: every call on MPI_COMM_WORLD (ints, doubles,
+        # a non-commutative matrix product, a vector type, in place, zero and uneven counts)
+        # served by scc's own algorithms, none by the fallback; from 3 processes the scans'
+        # large messages by the chain, the small ones by direct reads
+        scans="flat" how="direct"
+        [ $np -ge 3 ] && scans="flat=[0-9]* [a-z_:=0-9 ]*ring" how="direct and chain"
+        scc_served "$log" $np MPI_COMM_WORLD " reduce_scatter:flat=.* scan:$scans=.* exscan:$scans=.* alltoallw:flat=" \
+            && ! grep -a "(MPI_COMM_WORLD) rank [0-9]* size $np calls:" "$log" \
+                | grep -qE " (reduce_scatter|scan|exscan|alltoallw):fallback="
+        tap_check $? "np=$np: reduce_scatter, scan, exscan, alltoallw on MPI_COMM_WORLD all served by scc (scans: $how)" "$log"
         # world, dup and reversed span all np processes at once: three identities,
         # each reported by every process (coll_scc_compat.h: scc_comm_uid)
         grep -a "coll:scc: comm [0-9]* (.*) rank [0-9]* size $np uid " "$log" |

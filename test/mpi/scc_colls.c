@@ -257,6 +257,247 @@ static void test_comm(MPI_Comm comm, const char *name)
     }
 }
 
+/* ---------------------------------------------------------------- reduce_scatter, scans,
+ * alltoallw: several datatypes, in place, uneven and zero counts, and a non-commutative
+ * operation, each result against a reference computed here in rank order. */
+
+enum { K_INT, K_DOUBLE, K_MAT, K_VEC, NKINDS };
+static const char *const kind_names[NKINDS] = { "int", "double", "matrix", "vector" };
+static const size_t kind_size[NKINDS] = { 4, 8, 16, 8 };   /* bytes of data per element */
+static MPI_Datatype kind_type[NKINDS];
+static MPI_Op op_matmul;
+
+/* 2x2 matrices of unsigned, product mod 2^32: associative, not commutative */
+static void mat_mul(const unsigned *x, const unsigned *y, unsigned *z)
+{
+    unsigned t[4] = { x[0] * y[0] + x[1] * y[2], x[0] * y[1] + x[1] * y[3],
+                      x[2] * y[0] + x[3] * y[2], x[2] * y[1] + x[3] * y[3] };
+    memcpy(z, t, sizeof(t));
+}
+
+/* inout = in * inout, as MPI orders a user operation's operands */
+static void matmul_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void) dt;
+    for (int i = 0; i < *len; ++i) {
+        mat_mul((unsigned *) in + 4 * i, (unsigned *) inout + 4 * i, (unsigned *) inout + 4 * i);
+    }
+}
+
+/* Element i of rank r's data (packed: a vector's two ints side by side).  Doubles are small
+ * integers, so that any order of additions gives the same sum. */
+static void kgen(int k, void *e, int r, size_t i, int salt)
+{
+    if (K_DOUBLE == k) {
+        *(double *) e = (double) (tb_val(r, i, salt) & 0xffff);
+    } else {
+        for (size_t j = 0; j < kind_size[k] / 4; ++j) {
+            ((int *) e)[j] = tb_val(r, 4 * i + j, salt);
+        }
+    }
+}
+
+/* acc = a op acc */
+static void kcomb(int k, const void *a, void *acc)
+{
+    if (K_DOUBLE == k) {
+        *(double *) acc += *(const double *) a;
+    } else if (K_MAT == k) {
+        mat_mul(a, acc, acc);
+    } else {
+        *(unsigned *) acc += *(const unsigned *) a;
+    }
+}
+
+/* The combination of ranks lo..hi (in rank order) at element i */
+static void kref(int k, void *acc, int lo, int hi, size_t i, int salt)
+{
+    char e[16];
+    kgen(k, acc, hi, i, salt);
+    for (int r = hi - 1; r >= lo; --r) {
+        kgen(k, e, r, i, salt);
+        kcomb(k, e, acc);
+    }
+}
+
+static void kcheck(int k, const char *got, size_t first, size_t n, int lo, int hi, int salt,
+                   const char *what)
+{
+    char want[16];
+    tb_cases++;
+    for (size_t i = 0; i < n; ++i) {
+        kref(k, want, lo, hi, first + i, salt);
+        if (memcmp(got + i * kind_size[k], want, kind_size[k])) {
+            tb_fail("%s: element %zu differs", what, i);
+            return;
+        }
+    }
+}
+
+static void kfill(int k, char *b, size_t n, int r, size_t first, int salt)
+{
+    for (size_t i = 0; i < n; ++i) {
+        kgen(k, b + i * kind_size[k], r, first + i, salt);
+    }
+}
+
+static void test_reductions_more(MPI_Comm comm, const char *name)
+{
+    static const int cnts[] = { 0, 1, 5, 777, 17000 };
+    int me, n;
+    char what[160];
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &n);
+    int *rc = malloc(n * sizeof(int));
+
+    for (int k = K_INT; k <= K_MAT; ++k) {
+        MPI_Op op = K_MAT == k ? op_matmul : MPI_SUM;
+        for (int ci = 0; ci < (int) (sizeof(cnts) / sizeof(cnts[0])); ++ci) {
+            size_t count = (size_t) cnts[ci], total = 0, at = 0, es = kind_size[k];
+            int salt = 500 + 10 * ci + k;
+            /* uneven blocks: every third rank gets none */
+            for (int r = 0; r < n; ++r) {
+                rc[r] = 1 == r % 3 ? 0 : (int) (count + (size_t) r * (count / 3));
+                at += r < me ? (size_t) rc[r] : 0;
+                total += (size_t) rc[r];
+            }
+            char *a = tb_alloc(total * es + 1), *b = tb_alloc(total * es + 1);
+            for (int ip = 0; ip <= 1; ++ip) {
+                const char *how = ip ? " in place" : "";
+
+                kfill(k, a, count, me, 0, salt);
+                memcpy(b, a, count * es);
+                MPI_Scan(ip ? MPI_IN_PLACE : a, b, (int) count, kind_type[k], op, comm);
+                snprintf(what, sizeof(what), "%s scan%s %s count %zu", name, how,
+                         kind_names[k], count);
+                kcheck(k, b, 0, count, 0, me, salt, what);
+
+                memcpy(b, a, count * es);
+                MPI_Exscan(ip ? MPI_IN_PLACE : a, b, (int) count, kind_type[k], op, comm);
+                snprintf(what, sizeof(what), "%s exscan%s %s count %zu", name, how,
+                         kind_names[k], count);
+                if (me > 0) {
+                    kcheck(k, b, 0, count, 0, me - 1, salt, what);
+                }
+
+                kfill(k, a, total, me, 0, salt);
+                memcpy(b, a, total * es);
+                MPI_Reduce_scatter(ip ? MPI_IN_PLACE : a, b, rc, kind_type[k], op, comm);
+                snprintf(what, sizeof(what), "%s reduce_scatter%s %s count %zu", name, how,
+                         kind_names[k], count);
+                kcheck(k, b, at, (size_t) rc[me], 0, n - 1, salt, what);
+            }
+            tb_guards_ok(a, what);
+            tb_guards_ok(b, what);
+            tb_free(a);
+            tb_free(b);
+        }
+    }
+    free(rc);
+}
+
+/* Elements of pair (s, d) of the alltoallw; symmetric, so that in place works too */
+static int w_count(int s, int d, int count)
+{
+    int lo = s < d ? s : d, hi = s < d ? d : s;
+    return 1 == (lo + 2 * hi) % 4 ? 0 : count + (lo * 7 + hi * 3) % 5;
+}
+
+/* Byte displacements of the blocks of a buffer of me's pairs (each block 8-aligned), and
+ * the buffer's bytes */
+static size_t w_layout(int me, int n, int count, int *cnt, int *displ, MPI_Datatype *ty)
+{
+    size_t at = 0;
+    for (int j = 0; j < n; ++j) {
+        int k = (me + j) % 3 == 2 ? K_VEC : (me + j) % 3;
+        MPI_Aint lb, ext;
+        cnt[j] = w_count(me, j, count);
+        ty[j] = kind_type[k];
+        displ[j] = (int) at;
+        MPI_Type_get_extent(ty[j], &lb, &ext);
+        at += ((size_t) cnt[j] * (size_t) ext + 7) & ~(size_t) 7;
+    }
+    return at;
+}
+
+/* The block of pair (s, d) as s sends it: a vector's gaps keep the fill byte */
+static void w_fill(char *b, int s, int d, int cnt, MPI_Datatype ty, int salt)
+{
+    int k = ty == kind_type[K_VEC] ? K_VEC : ty == kind_type[K_DOUBLE] ? K_DOUBLE : K_INT;
+    for (int i = 0; i < cnt; ++i) {
+        char e[16];
+        kgen(k, e, s, (size_t) d * 100000 + i, salt);
+        if (K_VEC == k) {
+            memcpy(b + 12 * i, e, 4);
+            memcpy(b + 12 * i + 8, e + 4, 4);
+        } else {
+            memcpy(b + kind_size[k] * i, e, kind_size[k]);
+        }
+    }
+}
+
+static void test_alltoallw_more(MPI_Comm comm, const char *name)
+{
+    static const int cnts[] = { 0, 3, 1000, 9000 };
+    int me, n;
+    char what[160];
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &n);
+    int *cnt = malloc(n * sizeof(int)), *displ = malloc(n * sizeof(int));
+    MPI_Datatype *ty = malloc(n * sizeof(MPI_Datatype));
+
+    for (int ci = 0; ci < (int) (sizeof(cnts) / sizeof(cnts[0])); ++ci) {
+        size_t bytes = w_layout(me, n, cnts[ci], cnt, displ, ty);
+        char *a = tb_alloc(bytes + 1), *b = tb_alloc(bytes + 1), *want = tb_alloc(bytes + 1);
+        int salt = 900 + ci;
+        memset(want, 0x5a, bytes);
+        for (int j = 0; j < n; ++j) {
+            w_fill(want + displ[j], j, me, cnt[j], ty[j], salt);
+        }
+        for (int ip = 0; ip <= 1; ++ip) {
+            memset(a, 0x5a, bytes);
+            for (int j = 0; j < n; ++j) {
+                w_fill(a + displ[j], me, j, cnt[j], ty[j], salt);
+            }
+            if (ip) {
+                memcpy(b, a, bytes);
+            } else {
+                memset(b, 0x5a, bytes);
+            }
+            MPI_Alltoallw(ip ? MPI_IN_PLACE : a, cnt, displ, ty, b, cnt, displ, ty, comm);
+            snprintf(what, sizeof(what), "%s alltoallw%s count %d", name, ip ? " in place" : "",
+                     cnts[ci]);
+            tb_cases++;
+            if (memcmp(b, want, bytes)) {
+                tb_fail("%s: the received blocks differ", what);
+            }
+        }
+        tb_guards_ok(a, what);
+        tb_guards_ok(b, what);
+        tb_free(a);
+        tb_free(b);
+        tb_free(want);
+    }
+    free(cnt);
+    free(displ);
+    free(ty);
+}
+
+static void setup_kinds(void)
+{
+    MPI_Datatype v;
+    kind_type[K_INT] = MPI_INT;
+    kind_type[K_DOUBLE] = MPI_DOUBLE;
+    MPI_Type_contiguous(4, MPI_UNSIGNED, &kind_type[K_MAT]);
+    MPI_Type_commit(&kind_type[K_MAT]);
+    /* two ints with a gap between them, extent 12 bytes */
+    MPI_Type_vector(2, 1, 2, MPI_INT, &v);
+    MPI_Type_create_resized(v, 0, 12, &kind_type[K_VEC]);
+    MPI_Type_free(&v);
+    MPI_Type_commit(&kind_type[K_VEC]);
+    MPI_Op_create(matmul_fn, 0, &op_matmul);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, rc;
@@ -267,7 +508,10 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
+    setup_kinds();
     test_comm(MPI_COMM_WORLD, "world");
+    test_reductions_more(MPI_COMM_WORLD, "world");
+    test_alltoallw_more(MPI_COMM_WORLD, "world");
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
     test_comm(dup, "dup");
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
@@ -278,6 +522,9 @@ int main(int argc, char **argv)
     MPI_Comm_free(&rev);
     MPI_Comm_free(&half);
     MPI_Comm_free(&dup);
+    MPI_Type_free(&kind_type[K_MAT]);
+    MPI_Type_free(&kind_type[K_VEC]);
+    MPI_Op_free(&op_matmul);
 
     rc = tb_finish();
     MPI_Finalize();

@@ -123,6 +123,44 @@ static void test_defaults(void)
     check_table(&t, "mesh with holes");
     CHECK(SCC_ALG_NOCMSG == scc_select(&t, SCC_COLL_BCAST, 1 << 20), "holes: no dopl");
 
+    /* reduce_scatter, scan, exscan, alltoallw: direct on one node (scans: the chain from
+       scan_ring_min, but for two processes), nocmsg's alltoallw on a mesh, across nodes the
+       ring and the pairwise exchange; without shared memory the scans' chain */
+    tp = topo(SCC_TOPO_FLAT, 4, 1);
+    scc_select_build(&t, &tp, &p);
+    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_REDUCE_SCATTER, 1 << 20)
+          && SCC_ALG_FLAT == scc_select(&t, SCC_COLL_ALLTOALLW, 1 << 20), "flat rs, a2aw");
+    for (int c = SCC_COLL_SCAN; c <= SCC_COLL_EXSCAN; ++c) {
+        CHECK(SCC_ALG_FLAT == scc_select(&t, (scc_coll_t) c, p.scan_ring_min - 1)
+              && SCC_ALG_RING == scc_select(&t, (scc_coll_t) c, p.scan_ring_min),
+              "flat %s: direct, then the chain", scc_coll_name((scc_coll_t) c));
+    }
+    tp = topo(SCC_TOPO_FLAT, 2, 1);
+    scc_select_build(&t, &tp, &p);
+    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_SCAN, 1 << 20), "pair scan direct");
+    p.unavailable = (1u << SCC_ALG_FLAT) | (1u << SCC_ALG_DISSEM);
+    scc_select_build(&t, &tp, &p);
+    CHECK(SCC_ALG_RING == scc_select(&t, SCC_COLL_EXSCAN, 0)
+          && SCC_ALG_FALLBACK == scc_select(&t, SCC_COLL_REDUCE_SCATTER, 0),
+          "no shared memory: the scans' chain, reduce_scatter to the fallback");
+    p.unavailable = 0;
+    tp = topo(SCC_TOPO_MESH, 48, 1);
+    scc_select_build(&t, &tp, &p);
+    CHECK(SCC_ALG_NOCMSG == scc_select(&t, SCC_COLL_ALLTOALLW, 64), "mesh alltoallw nocmsg");
+    tp = topo(SCC_TOPO_NODES, 8, 1);
+    scc_select_build(&t, &tp, &p);
+    for (int c = SCC_COLL_REDUCE_SCATTER; c <= SCC_COLL_ALLTOALLW; ++c) {
+        scc_alg_t want = SCC_COLL_SCAN == c || SCC_COLL_EXSCAN == c ? SCC_ALG_LEADERS
+                                                                    : SCC_ALG_RING;
+        CHECK(want == scc_select(&t, (scc_coll_t) c, 64), "nodes %s %s",
+              scc_coll_name((scc_coll_t) c), scc_alg_name(want));
+    }
+    tp = topo(SCC_TOPO_FLAT, 4, 1);
+    p.force[SCC_COLL_SCAN] = SCC_ALG_LEADERS;
+    scc_select_build(&t, &tp, &p);
+    CHECK(SCC_ALG_FALLBACK == scc_select(&t, SCC_COLL_SCAN, 64), "one node: leaders' scan forced");
+    p.force[SCC_COLL_SCAN] = SCC_ALG_AUTO;
+
     /* nodes: the schedules between node leaders; Bruck's allgather there only */
     tp = topo(SCC_TOPO_NODES, 8, 1);
     scc_select_build(&t, &tp, &p);

@@ -24,7 +24,14 @@ BEGIN_C_DECLS
     X(gather, SCC_COLL_GATHER)                                                   \
     X(scatter, SCC_COLL_SCATTER)                                                 \
     X(allgather, SCC_COLL_ALLGATHER)                                             \
-    X(reduce_scatter_block, SCC_COLL_REDUCE_SCATTER_BLOCK)
+    X(reduce_scatter_block, SCC_COLL_REDUCE_SCATTER_BLOCK)                       \
+    X(gatherv, SCC_COLL_GATHERV)                                                 \
+    X(scatterv, SCC_COLL_SCATTERV)                                               \
+    X(allgatherv, SCC_COLL_ALLGATHERV)                                           \
+    X(reduce_scatter, SCC_COLL_REDUCE_SCATTER)                                   \
+    X(scan, SCC_COLL_SCAN)                                                       \
+    X(exscan, SCC_COLL_EXSCAN)                                                   \
+    X(alltoallw, SCC_COLL_ALLTOALLW)
 
 typedef struct mca_coll_scc_component_t {
     scc_coll_component_t super;
@@ -37,6 +44,7 @@ typedef struct mca_coll_scc_component_t {
     size_t line_max, tree_max, direct_min, dopl_min;
     size_t nodes_jia_min, nodes_tree_min, nodes_ring_min, nodes_allgather_ring_min,
         nodes_alltoall_pairwise_min;    /* communicators across nodes */
+    size_t scan_ring_min;
     int nodes_block;                        /* across nodes: block bytes, single copy within */
     int barrier_radix;                  /* peers per dissemination round, 0: all at once */
     char *tree_fanout;                  /* "auto" or fan-outs per level, "4,4,3" */
@@ -227,6 +235,39 @@ int mca_coll_scc_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
                                       struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                       struct ompi_communicator_t *comm,
                                       mca_coll_base_module_t *module);
+int mca_coll_scc_gatherv(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                         void *rbuf, const int *rcounts, const int *displs,
+                         struct ompi_datatype_t *rdtype, int root,
+                         struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_scc_scatterv(const void *sbuf, const int *scounts, const int *displs,
+                          struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                          struct ompi_datatype_t *rdtype, int root,
+                          struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                            void *rbuf, const int *rcounts, const int *displs,
+                            struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                            mca_coll_base_module_t *module);
+int mca_coll_scc_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
+                                struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_scc_scan(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                      struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                      mca_coll_base_module_t *module);
+int mca_coll_scc_exscan(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                        struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                        mca_coll_base_module_t *module);
+int mca_coll_scc_alltoallw(const void *sbuf, const int *scounts, const int *sdispls,
+                           struct ompi_datatype_t *const *sdtypes, void *rbuf,
+                           const int *rcounts, const int *rdispls,
+                           struct ompi_datatype_t *const *rdtypes,
+                           struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+/* alltoallv (c SCC_COLL_ALLTOALLV: dt, displacements in its extents) and alltoallw (dts,
+ * displacements in bytes) on a set-up module; OMPI_ERR_NOT_AVAILABLE: the fallback serves */
+int mca_coll_scc_alltoallvw(mca_coll_scc_module_t *m, scc_coll_t c, const void *sbuf,
+                            const int *scounts, const int *sdispls,
+                            struct ompi_datatype_t *sdt, struct ompi_datatype_t *const *sdts,
+                            void *rbuf, const int *rcounts, const int *rdispls,
+                            struct ompi_datatype_t *rdt, struct ompi_datatype_t *const *rdts);
 
 END_C_DECLS
 

@@ -33,6 +33,7 @@ int mca_coll_scc_allreduce(const void *sbuf, void *rbuf, int count,
     r.in = (const char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf) + lb;
     r.out = (char *) rbuf + lb;
     r.count = (size_t) count;
+    r.at = NULL;
     r.dtype = dtype;
     r.op = op;
     r.root = 0;

@@ -179,6 +179,10 @@ static const scc_bytes_param_t scc_bytes_params[] = {
         "the pairwise exchange (a message per pair of processes); smaller blocks go "
         "through the nodes' leaders (each leader gathers its node's blocks and sends "
         "another node's leader all of them for its node in one message)"),
+    SCC_BYTES(scan_ring_min,
+        "Communicators within one node of more than two processes: scan and exscan of this "
+        "many bytes or more pass the prefix piece by piece along the ranks (one combine per "
+        "element and process); smaller ones read every lower rank's input directly"),
 };
 
 #define SCC_BYTES_COUNT (sizeof(scc_bytes_params) / sizeof(scc_bytes_params[0]))

@@ -7,11 +7,17 @@
 
 /* ------------------------------------------------------------ vectors */
 
-/* Where block blk starts when the buffer is n parts of kpart blocks (blk may be the end). */
+/* Where block blk starts when the buffer is n parts of kpart blocks (blk may be the end):
+ * a part shorter than kpart blocks ends in empty ones. */
 static inline size_t scc_kpart_at(const scc_exec_buf_t *b, uint32_t blk)
 {
     uint32_t pr = blk / b->kpart, pc = blk % b->kpart;
     size_t in = (size_t) pc * b->bs;
+    if (NULL != b->part_at) {
+        size_t lo = b->part_at[pr];
+        /* (the end: pr is n, pc 0) */
+        return 0 == in ? lo : lo + (in < b->part_at[pr + 1] - lo ? in : b->part_at[pr + 1] - lo);
+    }
     return (size_t) pr * b->part + (in < b->part ? in : b->part);
 }
 

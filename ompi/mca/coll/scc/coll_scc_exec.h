@@ -22,6 +22,8 @@ typedef struct scc_exec_buf {
     bool stable;                    /* what is sent stays unchanged until the call ends */
     size_t part;                    /* kpart > 0: n parts of `part` bytes (one per rank), */
     uint32_t kpart;                 /*   each cut into kpart blocks of bs bytes */
+    const size_t *part_at;          /* or, not NULL: part i is bytes [part_at[i],
+                                       part_at[i + 1]), at most `part` (n + 1 entries) */
     size_t work_at, input_at;       /* where work's and input's first bytes sit in the
                                        message (a buffer of some parts only: gather, scatter) */
 } scc_exec_buf_t;

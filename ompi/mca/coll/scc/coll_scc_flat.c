@@ -212,6 +212,9 @@ static int scc_rs_cma(mca_coll_scc_module_t *m, const char *sbuf, size_t first, 
     char *bounce;
     int rc = OMPI_SUCCESS;
 
+    if (0 == cnt) {
+        return OMPI_SUCCESS;    /* a reduce_scatter's empty block */
+    }
     ompi_datatype_type_size(dtype, &dtsize);
     per = scc_min(cnt, (size_t) 65536 / dtsize + 1);
     bounce = mca_coll_scc_scratch(m, 2, 2 * per * dtsize);
@@ -367,23 +370,24 @@ int mca_coll_scc_reduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char *r
     return rc;
 }
 
-int mca_coll_scc_reduce_scatter_block_flat(mca_coll_scc_module_t *m, const char *sbuf,
-                                           char *rbuf, size_t rcount,
-                                           struct ompi_datatype_t *dtype, struct ompi_op_t *op)
+int mca_coll_scc_reduce_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                                     size_t rcount, const size_t *at,
+                                     struct ompi_datatype_t *dtype, struct ompi_op_t *op)
 {
     scc_xport_t *x = m->xp;
     const int n = x->size, me = x->rank;
-    size_t dtsize, total;
+    size_t dtsize, total, mine, mcnt, most = rcount;
     scc_msg_hdr_t **hdrs = (scc_msg_hdr_t **) x->pv;
     int rc = OMPI_SUCCESS;
 
     ompi_datatype_type_size(dtype, &dtsize);
-    total = rcount * dtsize * (size_t) n;
+    total = (NULL != at ? at[n] : rcount * (size_t) n) * dtsize;
+    scc_rs_block(rcount, at, me, &mine, &mcnt);
     scc_xport_begin(x);
     if (scc_single_copy_reduce(x, total)) {
         scc_xport_expose(x, 0, sbuf, total, n - 1, NULL, 0);
         scc_wait_all(x, 0, hdrs);
-        rc = scc_rs_cma(m, sbuf, rcount * (size_t) me, rcount, rbuf, dtype, op, hdrs);
+        rc = scc_rs_cma(m, sbuf, mine, mcnt, rbuf, dtype, op, hdrs);
         scc_release_all(x, 0, hdrs);
         scc_xport_end(x);
         return rc;
@@ -391,13 +395,15 @@ int mca_coll_scc_reduce_scatter_block_flat(mca_coll_scc_module_t *m, const char 
     if (total <= x->slot_size) {
         /* one message each: everyone publishes its whole input and combines its own block
            of all of them, as small allreduces do */
-        size_t off = (size_t) me * rcount * dtsize;
+        size_t off = mine * dtsize;
         rc = scc_xport_send(x, 0, sbuf, total, n - 1, false, NULL);
         for (int i = 0; i < n && OMPI_SUCCESS == rc; ++i) {
             x->pv[i] = (i == me ? sbuf : scc_xport_data(x, i, 0, scc_xport_wait(x, i, 0))) + off;
         }
         if (OMPI_SUCCESS == rc) {
-            scc_combine(op, x->pv, n, rbuf, rcount, dtype);
+            if (mcnt > 0) {
+                scc_combine(op, x->pv, n, rbuf, mcnt, dtype);
+            }
             for (int i = 0; i < n; ++i) {
                 if (i != me) {
                     scc_xport_release_later(x, i, 0);  /* their only message of the call */
@@ -409,26 +415,39 @@ int mca_coll_scc_reduce_scatter_block_flat(mca_coll_scc_module_t *m, const char 
     }
     /* through slots: rank b combines block b; piece k of block b travels under tag
        k * n + b in pairwise steps (send to me + j, receive from me - j) into a staging
-       copy, released at once, then combined in the fixed order */
-    size_t per = x->slot_size / dtsize, npieces = (rcount + per - 1) / per;
+       copy, released at once, then combined in the fixed order.  Blocks of fewer pieces
+       than the largest skip their steps past the end, on both sides alike. */
+    if (NULL != at) {
+        most = 0;
+        for (int i = 0; i < n; ++i) {
+            most = at[i + 1] - at[i] > most ? at[i + 1] - at[i] : most;
+        }
+    }
+    size_t per = x->slot_size / dtsize, npieces = (most + per - 1) / per;
     char *stage = mca_coll_scc_scratch(m, 0, (size_t) n * per * dtsize);
     if (NULL == stage) {
         return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
     }
     for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
-        size_t first = k * per, cnt = scc_min(per, rcount - first);
+        size_t first = k * per, cnt = first < mcnt ? scc_min(per, mcnt - first) : 0;
         uint32_t tag = (uint32_t) (k * n + me);
         for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
             int b = (me + j) % n, i = (me - j + n) % n;
-            rc = scc_xport_send(x, (uint32_t) (k * n + b),
-                                sbuf + ((size_t) b * rcount + first) * dtsize, cnt * dtsize, 1,
-                                false, NULL);
-            if (OMPI_SUCCESS == rc) {
+            size_t bfirst, bcnt;
+            scc_rs_block(rcount, at, b, &bfirst, &bcnt);
+            if (first < bcnt) {
+                rc = scc_xport_send(x, (uint32_t) (k * n + b), sbuf + (bfirst + first) * dtsize,
+                                    scc_min(per, bcnt - first) * dtsize, 1, false, NULL);
+            }
+            if (OMPI_SUCCESS == rc && cnt > 0) {
                 rc = scc_xport_recv(x, i, tag, stage + (size_t) i * per * dtsize, cnt * dtsize);
             }
         }
+        if (0 == cnt) {
+            continue;
+        }
         for (int i = 0; i < n; ++i) {
-            x->pv[i] = i == me ? sbuf + ((size_t) me * rcount + first) * dtsize
+            x->pv[i] = i == me ? sbuf + (mine + first) * dtsize
                                : stage + (size_t) i * per * dtsize;
         }
         if (OMPI_SUCCESS == rc) {

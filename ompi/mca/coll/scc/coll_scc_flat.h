@@ -20,9 +20,11 @@ int mca_coll_scc_reduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char *r
 int mca_coll_scc_allreduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
                                 size_t count, struct ompi_datatype_t *dtype,
                                 struct ompi_op_t *op);
-int mca_coll_scc_reduce_scatter_block_flat(mca_coll_scc_module_t *m, const char *sbuf,
-                                           char *rbuf, size_t rcount,
-                                           struct ompi_datatype_t *dtype, struct ompi_op_t *op);
+/* reduce_scatter(_block): rank i's block is elements [at[i], at[i + 1]) of the vector (n + 1
+ * entries), or, at NULL, rcount elements from i * rcount (scc_rs_block) */
+int mca_coll_scc_reduce_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                                     size_t rcount, const size_t *at,
+                                     struct ompi_datatype_t *dtype, struct ompi_op_t *op);
 int mca_coll_scc_gather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
                              size_t bytes, int root);
 int mca_coll_scc_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
@@ -35,6 +37,17 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
 int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
                                 const size_t *sbytes, const size_t *soff, char *rbuf,
                                 const size_t *rbytes, const size_t *roff);
+/* scan (exclusive: exscan) in rank order (coll_scc_flat_scan.c): direct through the slots,
+ * or the pipelined chain, which runs over any transport */
+int mca_coll_scc_scan_flat(mca_coll_scc_module_t *m, const char *in, char *out, size_t count,
+                           struct ompi_datatype_t *dtype, struct ompi_op_t *op, bool exclusive);
+int mca_coll_scc_scan_ring(mca_coll_scc_module_t *m, const char *in, char *out, size_t count,
+                           struct ompi_datatype_t *dtype, struct ompi_op_t *op, bool exclusive);
+/* across nodes: direct within each run of consecutive ranks on a node, the runs' results
+ * made whole from one run to the next */
+int mca_coll_scc_scan_leaders(mca_coll_scc_module_t *m, const char *in, char *out, size_t count,
+                              struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                              bool exclusive);
 /* acc = p[0] op (p[1] op (... op p[n-1])) over count elements (acc may be p[n-1]). */
 void scc_combine(struct ompi_op_t *op, const char **p, int n, char *acc, size_t count,
                  struct ompi_datatype_t *dtype);
@@ -83,6 +96,14 @@ static inline bool scc_single_copy_reduce(const scc_xport_t *x, size_t bytes)
 static inline size_t scc_min(size_t a, size_t b)
 {
     return a < b ? a : b;
+}
+
+/* First element and count of rank i's block of a reduce_scatter (see above). */
+static inline void scc_rs_block(size_t rcount, const size_t *at, int i, size_t *first,
+                                size_t *cnt)
+{
+    *first = NULL != at ? at[i] : rcount * (size_t) i;
+    *cnt = NULL != at ? at[i + 1] - at[i] : rcount;
 }
 
 /* Number of slot-sized pieces of a message (0 for an empty one). */

@@ -33,6 +33,7 @@ int mca_coll_scc_reduce(const void *sbuf, void *rbuf, int count, struct ompi_dat
     r.in = (const char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf) + lb;
     r.out = m->rank == root ? (char *) rbuf + lb : NULL;
     r.count = (size_t) count;
+    r.at = NULL;
     r.dtype = dtype;
     r.op = op;
     r.root = root;

@@ -48,6 +48,7 @@ int mca_coll_scc_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
     }
     r.out = (char *) rbuf + lb;
     r.count = (size_t) rcount;
+    r.at = NULL;
     r.dtype = dtype;
     r.op = op;
     r.root = 0;

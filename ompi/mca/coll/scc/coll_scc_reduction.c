@@ -1,4 +1,4 @@
-/* coll_scc_reduction.c: what MPI_Reduce, MPI_Allreduce and MPI_Reduce_scatter_block share --
+/* coll_scc_reduction.c: what MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter(_block) share --
  * which calls the component can take, and the schedule or the rank-ordered direct algorithm. */
 #include "coll_scc_reduction.h"
 #include "coll_scc_flat.h"
@@ -47,11 +47,12 @@ static int scc_reduction_run(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a
                    : mca_coll_scc_allreduce_sched(m, alg, r->in, r->out, r->count, r->dtype,
                                                   r->op);
     default:
+        /* reduce_scatter_block and reduce_scatter: one code, blocks of count or at */
         return SCC_ALG_FLAT == alg
-                   ? mca_coll_scc_reduce_scatter_block_flat(m, r->in, r->out, r->count,
-                                                            r->dtype, r->op)
-                   : mca_coll_scc_reduce_scatter_block_sched(m, alg, r->in, r->out, r->count,
-                                                             r->dtype, r->op);
+                   ? mca_coll_scc_reduce_scatter_flat(m, r->in, r->out, r->count, r->at,
+                                                      r->dtype, r->op)
+                   : mca_coll_scc_reduce_scatter_sched(m, alg, r->in, r->out, r->count, r->at,
+                                                       r->dtype, r->op);
     }
 }
 

@@ -8,11 +8,13 @@ BEGIN_C_DECLS
 
 /* A reduction call on contiguous bytes: in (the input; the output in place), out
  * (where the result goes at this rank, NULL where it goes nowhere), count elements
- * (per rank's block for reduce_scatter_block). */
+ * (per rank's block for reduce_scatter_block; at, for reduce_scatter, gives each rank's block:
+ * elements [at[i], at[i + 1]) of the vector, n + 1 entries -- NULL for blocks of count). */
 typedef struct scc_reduction {
     const char *in;
     char *out;
     size_t count;
+    const size_t *at;
     struct ompi_datatype_t *dtype;
     struct ompi_op_t *op;
     int root;

@@ -6,6 +6,10 @@
 
 BEGIN_C_DECLS
 
+/* Block bytes of a broadcast's schedule (and of the pairwise exchange's pieces): a slot,
+ * or a single-copy block where that works (coll_scc_run.c). */
+size_t mca_coll_scc_bcast_block(const scc_xport_t *x, scc_alg_t a, size_t bytes);
+
 /* Each returns OMPI_ERR_NOT_AVAILABLE, before any data moved and on every rank
  * alike, when the algorithm cannot serve the call (the caller then uses another). */
 int mca_coll_scc_bcast_sched(mca_coll_scc_module_t *m, scc_alg_t a, char *buf, size_t bytes,
@@ -25,9 +29,10 @@ int mca_coll_scc_allgather_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
  * (gather) or out (scatter); out may be NULL at a scatter's root (in place) */
 int mca_coll_scc_rooted_parts_sched(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a,
                                     const char *in, char *out, size_t bytes, int root);
-int mca_coll_scc_reduce_scatter_block_sched(mca_coll_scc_module_t *m, scc_alg_t a,
-                                            const char *sbuf, char *rbuf, size_t rcount,
-                                            struct ompi_datatype_t *dtype, struct ompi_op_t *op);
+/* blocks of rcount, or per rank as at says (mca_coll_scc_reduce_scatter_flat) */
+int mca_coll_scc_reduce_scatter_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
+                                      char *rbuf, size_t rcount, const size_t *at,
+                                      struct ompi_datatype_t *dtype, struct ompi_op_t *op);
 int mca_coll_scc_alltoall_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
                                 char *rbuf, size_t bytes);
 /* per-peer byte counts and byte offsets, as the direct alltoallv takes them */

@@ -8,12 +8,14 @@
 
 static const char *const coll_names[SCC_COLL_COUNT] = {
     "bcast", "barrier", "reduce", "allreduce", "alltoall", "alltoallv",
-    "gather", "scatter", "allgather", "reduce_scatter_block"
+    "gather", "scatter", "allgather", "reduce_scatter_block",
+    "gatherv", "scatterv", "allgatherv", "reduce_scatter", "scan", "exscan", "alltoallw"
 };
 
 static const char *const mpi_names[SCC_COLL_COUNT] = {
     "Bcast", "Barrier", "Reduce", "Allreduce", "Alltoall", "Alltoallv",
-    "Gather", "Scatter", "Allgather", "Reduce_scatter_block"
+    "Gather", "Scatter", "Allgather", "Reduce_scatter_block",
+    "Gatherv", "Scatterv", "Allgatherv", "Reduce_scatter", "Scan", "Exscan", "Alltoallw"
 };
 
 static const char *const alg_names[SCC_ALG_COUNT] = {
@@ -41,6 +43,10 @@ static const uint32_t valid_algs[SCC_COLL_COUNT] = {
     [SCC_COLL_SCATTER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE),
     [SCC_COLL_ALLGATHER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_BRUCK),
     [SCC_COLL_REDUCE_SCATTER_BLOCK] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
+    [SCC_COLL_REDUCE_SCATTER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
+    [SCC_COLL_SCAN] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_LEADERS),
+    [SCC_COLL_EXSCAN] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_LEADERS),
+    [SCC_COLL_ALLTOALLW] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG) | BIT(SCC_ALG_RING),
 };
 
 const char *scc_coll_name(scc_coll_t c)
@@ -108,6 +114,9 @@ void scc_select_params_default(scc_select_params_t *p)
     /* emulated nodes (README, Clusters): the leaders' alltoall 0.4-0.7 of the pairwise
        exchange to 4 KB at 2 x 2 and 2 x 3; at 8 KB a 2 x 3 step no longer fits one slot */
     p->nodes_alltoall_pairwise_min = 8192;
+    /* README, Tuning: the chain passes the direct reads where rank n-1's n combines cost
+       more than n - 1 hand-offs of a piece */
+    p->scan_ring_min = 65536;
     p->unavailable = 0;
 }
 
@@ -123,6 +132,10 @@ static void add_range(scc_select_entry_t *e, const scc_select_params_t *p, size_
         && !(p->unavailable & BIT(SCC_ALG_TREE)) && e->coll < SCC_COLL_ALLTOALL
         && e->coll != SCC_COLL_BARRIER) {
         alg = SCC_ALG_TREE;
+    } else if (SCC_ALG_FLAT == alg && (p->unavailable & BIT(SCC_ALG_FLAT))
+               && (SCC_COLL_SCAN == e->coll || SCC_COLL_EXSCAN == e->coll)) {
+        /* the scans' chain runs over any transport */
+        alg = SCC_ALG_RING;
     } else if (SCC_ALG_DISSEM == alg && (p->unavailable & BIT(SCC_ALG_DISSEM))
                && !(p->unavailable & BIT(SCC_ALG_NOCMSG))) {
         alg = SCC_ALG_NOCMSG;
@@ -188,9 +201,16 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
         add_range(e, p, SIZE_MAX, SCC_ALG_RING);
         break;
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
+    case SCC_COLL_REDUCE_SCATTER:
     case SCC_COLL_ALLTOALLV:
-        /* alltoallv: the pairwise exchange */
+    case SCC_COLL_ALLTOALLW:
+        /* alltoallv, alltoallw: the pairwise exchange */
         add_range(e, p, SIZE_MAX, SCC_ALG_RING);
+        break;
+    case SCC_COLL_SCAN:
+    case SCC_COLL_EXSCAN:
+        /* each node's runs of ranks directly, their results passed on between nodes */
+        add_range(e, p, SIZE_MAX, SCC_ALG_LEADERS);
         break;
     case SCC_COLL_GATHER:
     case SCC_COLL_SCATTER:
@@ -261,13 +281,21 @@ static void auto_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
         break;
     case SCC_COLL_ALLTOALL:
     case SCC_COLL_ALLTOALLV:
+    case SCC_COLL_ALLTOALLW:
         add_range(e, p, SIZE_MAX, mesh ? SCC_ALG_NOCMSG : SCC_ALG_FLAT);
         break;
     case SCC_COLL_GATHER:
     case SCC_COLL_SCATTER:
     case SCC_COLL_ALLGATHER:
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
+    case SCC_COLL_REDUCE_SCATTER:
         add_range(e, p, SIZE_MAX, SCC_ALG_FLAT);
+        break;
+    case SCC_COLL_SCAN:
+    case SCC_COLL_EXSCAN:
+        /* two processes: one hand-off either way */
+        add_range(e, p, pair ? SIZE_MAX : below(p->scan_ring_min), SCC_ALG_FLAT);
+        add_range(e, p, SIZE_MAX, SCC_ALG_RING);
         break;
     default:
         add_range(e, p, SIZE_MAX, SCC_ALG_FALLBACK);

@@ -21,6 +21,13 @@ typedef enum {
     SCC_COLL_SCATTER,
     SCC_COLL_ALLGATHER,
     SCC_COLL_REDUCE_SCATTER_BLOCK,
+    SCC_COLL_GATHERV,
+    SCC_COLL_SCATTERV,
+    SCC_COLL_ALLGATHERV,
+    SCC_COLL_REDUCE_SCATTER,
+    SCC_COLL_SCAN,
+    SCC_COLL_EXSCAN,
+    SCC_COLL_ALLTOALLW,
     SCC_COLL_COUNT
 } scc_coll_t;
 
@@ -76,6 +83,8 @@ typedef struct scc_select_params {
                                    passes the parts round a ring of the leaders (Bruck below) */
     size_t nodes_alltoall_pairwise_min; /* nodes: alltoall from this on (bytes per block) runs
                                    the pairwise exchange (the leaders aggregate below) */
+    size_t scan_ring_min;       /* one node: scan and exscan from this on run the pipelined
+                                   chain in rank order (the direct algorithm below) */
     uint32_t unavailable;       /* bit (1 << alg): algorithms that cannot run on this
                                    communicator (not built, no transport): the table
                                    puts a schedule there instead of a direct algorithm

@@ -718,6 +718,7 @@ void mca_coll_scc_topo_table(const scc_topo_t *t, uint32_t unavailable, scc_sele
     p.nodes_ring_min = cs->nodes_ring_min;
     p.nodes_allgather_ring_min = cs->nodes_allgather_ring_min;
     p.nodes_alltoall_pairwise_min = cs->nodes_alltoall_pairwise_min;
+    p.scan_ring_min = cs->scan_ring_min;
     p.unavailable = unavailable;
     st.kind = t->kind;
     st.n = t->mesh.n;

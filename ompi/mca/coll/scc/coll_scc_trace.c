@@ -171,6 +171,39 @@ SCC_TRACE_WRAP(reduce_scatter_block, (const void *sbuf, void *rbuf, int rcount,
                                       struct ompi_communicator_t *comm,
                                       mca_coll_base_module_t *module),
                (sbuf, rbuf, rcount, dtype, op, comm, module))
+SCC_TRACE_WRAP(gatherv, (const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                         void *rbuf, const int *rcounts, const int *displs,
+                         struct ompi_datatype_t *rdtype, int root,
+                         struct ompi_communicator_t *comm, mca_coll_base_module_t *module),
+               (sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype, root, comm, module))
+SCC_TRACE_WRAP(scatterv, (const void *sbuf, const int *scounts, const int *displs,
+                          struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                          struct ompi_datatype_t *rdtype, int root,
+                          struct ompi_communicator_t *comm, mca_coll_base_module_t *module),
+               (sbuf, scounts, displs, sdtype, rbuf, rcount, rdtype, root, comm, module))
+SCC_TRACE_WRAP(allgatherv, (const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                            void *rbuf, const int *rcounts, const int *displs,
+                            struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                            mca_coll_base_module_t *module),
+               (sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype, comm, module))
+SCC_TRACE_WRAP(reduce_scatter, (const void *sbuf, void *rbuf, const int *rcounts,
+                                struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                struct ompi_communicator_t *comm, mca_coll_base_module_t *module),
+               (sbuf, rbuf, rcounts, dtype, op, comm, module))
+SCC_TRACE_WRAP(scan, (const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                      struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                      mca_coll_base_module_t *module),
+               (sbuf, rbuf, count, dtype, op, comm, module))
+SCC_TRACE_WRAP(exscan, (const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                        struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                        mca_coll_base_module_t *module),
+               (sbuf, rbuf, count, dtype, op, comm, module))
+SCC_TRACE_WRAP(alltoallw, (const void *sbuf, const int *scounts, const int *sdispls,
+                           struct ompi_datatype_t *const *sdtypes, void *rbuf,
+                           const int *rcounts, const int *rdispls,
+                           struct ompi_datatype_t *const *rdtypes,
+                           struct ompi_communicator_t *comm, mca_coll_base_module_t *module),
+               (sbuf, scounts, sdispls, sdtypes, rbuf, rcounts, rdispls, rdtypes, comm, module))
 
 void mca_coll_scc_trace_install(mca_coll_scc_module_t *m)
 {

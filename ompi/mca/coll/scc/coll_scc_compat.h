@@ -303,12 +303,18 @@ static inline hwloc_topology_t scc_ompi_topology(void)
     return opal_hwloc_topology;
 }
 
-/* The topology file Open MPI was told to use instead of this machine's (hwloc_base_topo_file,
- * the same variable in both series), or NULL. */
+/* The topology file Open MPI was told to use instead of this machine's (hwloc_base_topo_file),
+ * or NULL.  4.1's processes read it themselves; 5.0's launcher (PRRTE) keeps the parameter
+ * and hands its topology over PMIx, so a process cannot tell: NULL there (coll_scc_binding
+ * launcher still takes the launcher's record). */
 static inline const char *scc_ompi_topo_file(void)
 {
+#if SCC_OMPI_4
     return NULL == opal_hwloc_base_topo_file || '\0' == opal_hwloc_base_topo_file[0]
            ? NULL : opal_hwloc_base_topo_file;
+#else
+    return NULL;
+#endif
 }
 
 /* Where the launcher bound this process, as it recorded it at launch: a list of PU os indexes

@@ -7,82 +7,11 @@
 #include <string.h>
 
 #include "coll_scc.h"
+#include "coll_scc_blocks.h"
 #include "coll_scc_flat.h"
 #include "coll_scc_run.h"
 
 #include "ompi/datatype/ompi_datatype.h"
-
-/* One side of the call: n blocks of counts[i] elements of dt at displs[i] extents. */
-typedef struct scc_blocks {
-    const char *buf;
-    const int *counts, *displs;
-    struct ompi_datatype_t *dt;
-    ptrdiff_t ext, lb;
-    bool contig;                /* blocks are contiguous bytes at displs[i] * ext + lb */
-} scc_blocks_t;
-
-static void scc_blocks_init(scc_blocks_t *b, const void *buf, const int *counts,
-                            const int *displs, struct ompi_datatype_t *dt)
-{
-    b->buf = buf;
-    b->counts = counts;
-    b->displs = displs;
-    b->dt = dt;
-    b->lb = 0;
-    ompi_datatype_type_extent(dt, &b->ext);
-    /* contiguous for 2 elements: no gap between consecutive ones either */
-    b->contig = scc_dtype_contig(dt, 2, &b->lb);
-}
-
-static inline const char *scc_block_at(const scc_blocks_t *b, int i)
-{
-    return b->buf + (ptrdiff_t) b->displs[i] * b->ext;
-}
-
-/* Offsets of the blocks in the user's buffer, relative to the lowest one (displacements
- * may be negative); returns that lowest block's address. */
-static char *scc_blocks_direct(const scc_blocks_t *b, int n, const size_t *bytes, size_t *off)
-{
-    ptrdiff_t lo = 0;
-    bool any = false;
-    for (int i = 0; i < n; ++i) {
-        ptrdiff_t at = (ptrdiff_t) b->displs[i] * b->ext + b->lb;
-        if (bytes[i] > 0 && (!any || at < lo)) {
-            lo = at;
-            any = true;
-        }
-    }
-    for (int i = 0; i < n; ++i) {
-        off[i] = bytes[i] > 0 ? (size_t) ((ptrdiff_t) b->displs[i] * b->ext + b->lb - lo) : 0;
-    }
-    return (char *) b->buf + lo;
-}
-
-/* Offsets of the blocks packed one after the other into scratch `which`; with pack, the
- * blocks are copied there.  NULL on error. */
-static char *scc_blocks_packed(mca_coll_scc_module_t *m, int which, const scc_blocks_t *b,
-                               int n, const size_t *bytes, size_t *off, bool pack)
-{
-    size_t total = 0;
-    char *p;
-    for (int i = 0; i < n; ++i) {
-        off[i] = total;
-        total += bytes[i];
-    }
-    p = mca_coll_scc_scratch(m, which, total + 1);
-    for (int i = 0; pack && NULL != p && i < n; ++i) {
-        if (0 == bytes[i]) {
-            continue;
-        }
-        if (b->contig) {
-            memcpy(p + off[i], scc_block_at(b, i) + b->lb, bytes[i]);
-        } else if (OMPI_SUCCESS != scc_dtype_pack(scc_block_at(b, i), (size_t) b->counts[i],
-                                                  b->dt, p + off[i], bytes[i])) {
-            return NULL;
-        }
-    }
-    return p;
-}
 
 int mca_coll_scc_alltoallv(const void *sbuf, const int *scounts, const int *sdispls,
                            struct ompi_datatype_t *sdtype, void *rbuf, const int *rcounts,
@@ -149,11 +78,8 @@ int mca_coll_scc_alltoallv(const void *sbuf, const int *scounts, const int *sdis
         goto fallback;
     }
     mca_coll_scc_count(m, SCC_COLL_ALLTOALLV, alg);
-    for (int i = 0; OMPI_SUCCESS == rc && !r.contig && i < n; ++i) {
-        if (v[2 * n + i] > 0) {
-            rc = scc_dtype_unpack((char *) scc_block_at(&r, i), (size_t) rcounts[i], rdtype,
-                                  out + v[3 * n + i], v[2 * n + i]);
-        }
+    if (OMPI_SUCCESS == rc && !r.contig) {
+        rc = scc_blocks_unpack(&r, n, v + 2 * n, v + 3 * n, out, -1);
     }
     return rc;
 

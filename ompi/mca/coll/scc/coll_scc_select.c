@@ -43,6 +43,10 @@ static const uint32_t valid_algs[SCC_COLL_COUNT] = {
     [SCC_COLL_SCATTER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE),
     [SCC_COLL_ALLGATHER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_BRUCK),
     [SCC_COLL_REDUCE_SCATTER_BLOCK] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
+    /* ring: the v-variants as alltoallv's pairwise exchange */
+    [SCC_COLL_GATHERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
+    [SCC_COLL_SCATTERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
+    [SCC_COLL_ALLGATHERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
 };
 
 const char *scc_coll_name(scc_coll_t c)
@@ -125,6 +129,11 @@ static void add_range(scc_select_entry_t *e, const scc_select_params_t *p, size_
         && !(p->unavailable & BIT(SCC_ALG_TREE)) && e->coll < SCC_COLL_ALLTOALL
         && e->coll != SCC_COLL_BARRIER) {
         alg = SCC_ALG_TREE;
+    } else if (SCC_ALG_FLAT == alg && (p->unavailable & BIT(SCC_ALG_FLAT))
+               && (SCC_COLL_GATHERV == e->coll || SCC_COLL_SCATTERV == e->coll
+                   || SCC_COLL_ALLGATHERV == e->coll)) {
+        /* the v-variants: the pairwise exchange runs on any transport */
+        alg = SCC_ALG_RING;
     } else if (SCC_ALG_DISSEM == alg && (p->unavailable & BIT(SCC_ALG_DISSEM))
                && !(p->unavailable & BIT(SCC_ALG_NOCMSG))) {
         alg = SCC_ALG_NOCMSG;
@@ -191,7 +200,10 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
         break;
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
     case SCC_COLL_ALLTOALLV:
-        /* alltoallv: the pairwise exchange */
+    case SCC_COLL_GATHERV:
+    case SCC_COLL_SCATTERV:
+    case SCC_COLL_ALLGATHERV:
+        /* alltoallv and the v-variants: the pairwise exchange */
         add_range(e, p, SIZE_MAX, SCC_ALG_RING);
         break;
     case SCC_COLL_GATHER:
@@ -269,6 +281,9 @@ static void auto_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
     case SCC_COLL_SCATTER:
     case SCC_COLL_ALLGATHER:
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
+    case SCC_COLL_GATHERV:
+    case SCC_COLL_SCATTERV:
+    case SCC_COLL_ALLGATHERV:
         add_range(e, p, SIZE_MAX, SCC_ALG_FLAT);
         break;
     default:

@@ -1,0 +1,81 @@
+/* coll_scc_blocks.c: byte views of the blocks of a v-collective's buffer (alltoallv,
+ * gatherv, scatterv, allgatherv). */
+#include <string.h>
+
+#include "coll_scc.h"
+#include "coll_scc_blocks.h"
+
+#include "ompi/datatype/ompi_datatype.h"
+
+void scc_blocks_init(scc_blocks_t *b, const void *buf, const int *counts, const int *displs,
+                     struct ompi_datatype_t *dt)
+{
+    b->buf = buf;
+    b->counts = counts;
+    b->displs = displs;
+    b->dt = dt;
+    b->lb = 0;
+    ompi_datatype_type_extent(dt, &b->ext);
+    /* contiguous for 2 elements: no gap between consecutive ones either */
+    b->contig = scc_dtype_contig(dt, 2, &b->lb);
+}
+
+char *scc_blocks_direct(const scc_blocks_t *b, int n, const size_t *bytes, size_t *off)
+{
+    ptrdiff_t lo = 0;
+    bool any = false;
+    for (int i = 0; i < n; ++i) {
+        ptrdiff_t at = (ptrdiff_t) b->displs[i] * b->ext + b->lb;
+        if (bytes[i] > 0 && (!any || at < lo)) {
+            lo = at;
+            any = true;
+        }
+    }
+    for (int i = 0; i < n; ++i) {
+        off[i] = bytes[i] > 0 ? (size_t) ((ptrdiff_t) b->displs[i] * b->ext + b->lb - lo) : 0;
+    }
+    return (char *) b->buf + lo;
+}
+
+int scc_block_pack(const scc_blocks_t *b, int i, size_t bytes, char *dst)
+{
+    if (0 == bytes) {
+        return OMPI_SUCCESS;
+    }
+    if (b->contig) {
+        memcpy(dst, scc_block_at(b, i) + b->lb, bytes);
+        return OMPI_SUCCESS;
+    }
+    return scc_dtype_pack(scc_block_at(b, i), (size_t) b->counts[i], b->dt, dst, bytes);
+}
+
+char *scc_blocks_packed(mca_coll_scc_module_t *m, int which, const scc_blocks_t *b, int n,
+                        const size_t *bytes, size_t *off, bool pack)
+{
+    size_t total = 0;
+    char *p;
+    for (int i = 0; i < n; ++i) {
+        off[i] = total;
+        total += bytes[i];
+    }
+    p = mca_coll_scc_scratch(m, which, total + 1);
+    for (int i = 0; pack && NULL != p && i < n; ++i) {
+        if (OMPI_SUCCESS != scc_block_pack(b, i, bytes[i], p + off[i])) {
+            return NULL;
+        }
+    }
+    return p;
+}
+
+int scc_blocks_unpack(const scc_blocks_t *b, int n, const size_t *bytes, const size_t *off,
+                      const char *view, int skip)
+{
+    int rc = OMPI_SUCCESS;
+    for (int i = 0; OMPI_SUCCESS == rc && i < n; ++i) {
+        if (i != skip && bytes[i] > 0) {
+            rc = scc_dtype_unpack((char *) scc_block_at(b, i), (size_t) b->counts[i], b->dt,
+                                  view + off[i], bytes[i]);
+        }
+    }
+    return rc;
+}

@@ -1,0 +1,46 @@
+/* coll_scc_blocks.h: the blocks of a v-collective's buffer (counts[i] elements of one
+ * datatype at displs[i] extents) as byte counts and byte offsets, in the user's buffer
+ * where the datatype is contiguous, else packed one after the other in a scratch buffer. */
+#ifndef MCA_COLL_SCC_BLOCKS_H
+#define MCA_COLL_SCC_BLOCKS_H
+
+#include "coll_scc_exec.h"
+
+BEGIN_C_DECLS
+
+typedef struct scc_blocks {
+    const char *buf;
+    const int *counts, *displs;
+    struct ompi_datatype_t *dt;
+    ptrdiff_t ext, lb;
+    bool contig;                /* blocks are contiguous bytes at displs[i] * ext + lb */
+} scc_blocks_t;
+
+void scc_blocks_init(scc_blocks_t *b, const void *buf, const int *counts, const int *displs,
+                     struct ompi_datatype_t *dt);
+
+/* Block i's first element in the user's buffer. */
+static inline const char *scc_block_at(const scc_blocks_t *b, int i)
+{
+    return b->buf + (ptrdiff_t) b->displs[i] * b->ext;
+}
+
+/* Offsets (off) of the n blocks of bytes[i] bytes in the user's buffer, relative to the
+ * lowest non-empty one (displacements may be negative); returns that block's address. */
+char *scc_blocks_direct(const scc_blocks_t *b, int n, const size_t *bytes, size_t *off);
+
+/* Offsets of the blocks packed one after the other into scratch `which`; with pack, the
+ * blocks are copied there.  NULL on error. */
+char *scc_blocks_packed(mca_coll_scc_module_t *m, int which, const scc_blocks_t *b, int n,
+                        const size_t *bytes, size_t *off, bool pack);
+
+/* Packs block i (bytes of it) to dst. */
+int scc_block_pack(const scc_blocks_t *b, int i, size_t bytes, char *dst);
+
+/* Unpacks the blocks of a packed view (all but block `skip`, -1 for none). */
+int scc_blocks_unpack(const scc_blocks_t *b, int n, const size_t *bytes, const size_t *off,
+                      const char *view, int skip);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_SCC_BLOCKS_H */

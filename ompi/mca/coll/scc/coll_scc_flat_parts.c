@@ -94,6 +94,19 @@ int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t
  * entry per rank, in one message (tag 0) with the small parts beside it; large parts are
  * read single-copy from the root's buffer (exposed with the table) or come in pieces
  * (tags 1 + k * n + d).  Where the table does not fit a slot, every part comes in pieces. */
+/* Copies the parts that travel beside the table to their place after it at dst. */
+static void scc_scatterv_inline(char *dst, const uint64_t *table, int n, const char *sbuf,
+                                const scc_parts_t *parts)
+{
+    for (int d = 0; d < n; ++d) {
+        if (table[2 * d] & SCC_IN_SLOT) {
+            SCC_TRACED(SCC_PH_COPY, table[2 * d + 1],
+                       memcpy(dst + (table[2 * d] & SCC_PART_WHERE),
+                              sbuf + scc_part_off(parts, d), table[2 * d + 1]));
+        }
+    }
+}
+
 static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const char *sbuf,
                              const scc_parts_t *parts)
 {
@@ -138,7 +151,6 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
             lo = scc_min(lo, off);
             hi = off + len > hi ? off + len : hi;
         } else if (used + len <= x->slot_size) {
-            memcpy((char *) table + used, sbuf + off, len);
             table[2 * d] = SCC_IN_SLOT | used;
             used += len;
         } else {
@@ -147,16 +159,25 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
         }
     }
     for (int d = 0; d < n; ++d) {
+        if (table[2 * d + 1] > 0 && 0 == (table[2 * d] & (SCC_IN_SLOT | SCC_PART_PIECES))) {
+            table[2 * d] -= lo;     /* single copy: from the start of what is exposed */
+        }
         if (pieces > 0) {
             table[2 * d] |= SCC_PART_MORE;
         }
-        if (hi > 0 && 0 == (table[2 * d] & (SCC_IN_SLOT | SCC_PART_PIECES))) {
-            table[2 * d] -= lo;
-        }
     }
-    scc_xport_note(x, &rc, hi > 0 ? scc_xport_expose(x, 0, sbuf + lo, hi - lo, n - 1, table,
-                                                     used)
-                                  : scc_xport_send(x, 0, table, used, n - 1, false, NULL));
+    if (0 == hi && 0 == x->fail) {
+        /* the table and the small parts straight into my slot */
+        char *dst = scc_xport_send_slot(x, 0, used);
+        memcpy(dst, table, tbytes);
+        scc_scatterv_inline(dst, table, n, sbuf, parts);
+        scc_xport_send_publish(x, 0, used, n - 1);
+    } else {
+        scc_scatterv_inline((char *) table, table, n, sbuf, parts);
+        scc_xport_note(x, &rc, hi > 0 ? scc_xport_expose(x, 0, sbuf + lo, hi - lo, n - 1, table,
+                                                         used)
+                                      : scc_xport_send(x, 0, table, used, n - 1, false, NULL));
+    }
     /* piece-major: every reader gets its first piece before anyone its second */
     for (size_t k = 0; k < pieces; ++k) {
         for (int d = 0; d < n; ++d) {

@@ -281,13 +281,13 @@ static int v_count(int pattern, int r, int root, int maxcount)
     return c < maxcount ? c : maxcount;
 }
 
-/* displacements (elements): 0 in rank order, 1 reversed, 2 reversed with gaps; returns the
- * buffer's length in elements */
+/* displacements (elements): 0 in rank order, 1 reversed, 2 reversed with gaps, 3 rotated
+ * (rank 1 first: neither order); returns the buffer's length in elements */
 static int v_displs(int order, int n, const int *cnt, int *dsp)
 {
     int at = order == 2 ? 1 : 0;
     for (int k = 0; k < n; ++k) {
-        int r = order == 0 ? k : n - 1 - k;
+        int r = order == 0 ? k : order == 3 ? (k + 1) % n : n - 1 - k;
         dsp[r] = at;
         at += cnt[r] + (order == 2 ? 3 : 0);
     }
@@ -339,13 +339,38 @@ static void test_v(MPI_Comm comm, const char *name, int maxcount)
     struct vlayout lays[2] = { { MPI_INT, 1, 1, { 0, 0 } }, { vec, 4, 2, { 0, 2 } } };
     int *cnt = malloc(n * sizeof(int)), *dsp = malloc(n * sizeof(int));
 
+    /* receive parts that overlap (the caller's error): scc rejects the call with an error
+       where it sees it -- gatherv's root, allgatherv everywhere -- and the next calls work */
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    {
+        int two[2] = { 0, 0 }, *oc = malloc(n * sizeof(int)), *od = calloc(n, sizeof(int));
+        for (int r = 0; r < n; ++r) {
+            oc[r] = 2;
+        }
+        int rc = MPI_Gatherv(two, 2, MPI_INT, cnt, oc, od, MPI_INT, 0, comm);
+        tb_cases++;
+        if ((rc != MPI_SUCCESS) != (me == 0)) {
+            tb_fail("%s: gatherv into overlapping parts returned %d at rank %d", name, rc, me);
+        }
+        int *ob = malloc(2 * sizeof(int));
+        rc = MPI_Allgatherv(two, 2, MPI_INT, ob, oc, od, MPI_INT, comm);
+        tb_cases++;
+        if (rc == MPI_SUCCESS) {
+            tb_fail("%s: allgatherv into overlapping parts succeeded", name);
+        }
+        free(ob);
+        free(oc);
+        free(od);
+    }
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_ARE_FATAL);
+
     for (int root = 0; root < n; ++root) {
         for (int pat = 0; pat < 3; ++pat) {
-            for (int order = 0; order < 3; ++order) {
+            for (int order = 0; order < 4; ++order) {
                 for (int li = 0; li < 2; ++li) {
                     for (int inpl = 0; inpl < 2; ++inpl) {
                         const struct vlayout *l = &lays[li];
-                        int salt = ((root * 3 + pat) * 3 + order) * 4 + li * 2 + inpl;
+                        int salt = ((root * 3 + pat) * 4 + order) * 4 + li * 2 + inpl;
                         for (int r = 0; r < n; ++r) {
                             cnt[r] = v_count(pat, r, root, maxcount);
                         }
@@ -436,7 +461,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
     if (argc > 1 && 0 == strcmp(argv[1], "v")) {
-        /* scc_colls v [MAXCOUNT]: the v-variants alone, on world and reversed */
+        /* scc_colls v [MAXCOUNT]: the v-variants alone, on world and reversed (with scc:
+           it rejects receive parts that overlap, which other modules need not) */
         int maxcount = argc > 2 ? atoi(argv[2]) : 1 << 30;
         MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &rev);
         test_v(MPI_COMM_WORLD, "world", maxcount);

@@ -47,6 +47,18 @@ int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t
     scc_blocks_init(&r, rbuf, rcounts, displs, rdtype);
     out = r.contig ? scc_blocks_direct(&r, n, v + 2 * n, v + 3 * n)
                    : scc_blocks_packed(m, SCC_SCRATCH_OUT, &r, n, v + 2 * n, v + 3 * n, false);
+    if (r.contig) {
+        /* parts that would overlap in the receive buffer (the caller's error, seen alike by
+           every rank): nothing moves */
+        int *idx = mca_coll_scc_scratch(m, SCC_SCRATCH_IN, (size_t) n * sizeof(int));
+        if (NULL == idx) {
+            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+        }
+        if (scc_blocks_overlap(n, v + 2 * n, v + 3 * n, idx)) {
+            mca_coll_scc_count(m, SCC_COLL_ALLGATHERV, alg);
+            return MPI_ERR_ARG;
+        }
+    }
     if (NULL == out) {
         return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
     }

@@ -79,3 +79,50 @@ int scc_blocks_unpack(const scc_blocks_t *b, int n, const size_t *bytes, const s
     }
     return rc;
 }
+
+/* Blocks in the order `step` walks them (1: rank order, -1: reversed) follow each other. */
+static bool scc_blocks_ordered(int n, const size_t *bytes, const size_t *off, int step)
+{
+    size_t end = 0;
+    for (int k = 0; k < n; ++k) {
+        int i = step > 0 ? k : n - 1 - k;
+        if (0 == bytes[i]) {
+            continue;
+        }
+        if (off[i] < end) {
+            return false;
+        }
+        end = off[i] + bytes[i];
+    }
+    return true;
+}
+
+bool scc_blocks_overlap(int n, const size_t *bytes, const size_t *off, int *idx)
+{
+    int m = 0;
+    /* the usual layouts in one pass */
+    if (scc_blocks_ordered(n, bytes, off, 1) || scc_blocks_ordered(n, bytes, off, -1)) {
+        return false;
+    }
+    for (int i = 0; i < n; ++i) {
+        if (bytes[i] > 0) {
+            idx[m++] = i;
+        }
+    }
+    /* any other order: sorted by offset (Shell's sort, no allocation) */
+    for (int gap = m / 2; gap > 0; gap /= 2) {
+        for (int i = gap; i < m; ++i) {
+            int t = idx[i], j = i;
+            for (; j >= gap && off[idx[j - gap]] > off[t]; j -= gap) {
+                idx[j] = idx[j - gap];
+            }
+            idx[j] = t;
+        }
+    }
+    for (int k = 1; k < m; ++k) {
+        if (off[idx[k]] < off[idx[k - 1]] + bytes[idx[k - 1]]) {
+            return true;
+        }
+    }
+    return false;
+}

@@ -41,6 +41,10 @@ int scc_block_pack(const scc_blocks_t *b, int i, size_t bytes, char *dst);
 int scc_blocks_unpack(const scc_blocks_t *b, int n, const size_t *bytes, const size_t *off,
                       const char *view, int skip);
 
+/* Whether two non-empty blocks of bytes[i] at off[i] share a byte (the receive side of gatherv
+ * and allgatherv must not: MPI writes no place twice); idx: room for n ints. */
+bool scc_blocks_overlap(int n, const size_t *bytes, const size_t *off, int *idx);
+
 END_C_DECLS
 
 #endif /* MCA_COLL_SCC_BLOCKS_H */

@@ -47,27 +47,39 @@ int mca_coll_scc_gatherv(const void *sbuf, int scount, struct ompi_datatype_t *s
         v[i] = 0;
     }
     v[root] = mine;
-    if (mine > 0 && NULL == (in = scc_view_in(m, sbuf, (size_t) scount, sdtype, mine))) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
-    }
     if (me == root) {
+        int *idx = mca_coll_scc_scratch(m, SCC_SCRATCH_IN, (size_t) n * sizeof(int));
         ompi_datatype_type_size(rdtype, &size);
         for (int i = 0; i < n; ++i) {
             v[2 * n + i] = size * (size_t) rcounts[i];
         }
         scc_blocks_init(&r, rbuf, rcounts, displs, rdtype);
-        out = r.contig ? scc_blocks_direct(&r, n, v + 2 * n, v + 3 * n)
-                       : scc_blocks_packed(m, SCC_SCRATCH_OUT, &r, n, v + 2 * n, v + 3 * n, false);
+        out = r.contig ? scc_blocks_direct(&r, n, v + 2 * n, v + 3 * n) : NULL;
+        if (NULL == idx) {
+            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+        }
+        if (r.contig && scc_blocks_overlap(n, v + 2 * n, v + 3 * n, idx)) {
+            /* parts that would overlap in the receive buffer (the caller's error): taken, as
+               their senders wait for that, into a scratch copy that is never unpacked */
+            self = MPI_ERR_ARG;
+            out = NULL;
+        }
+        if (NULL == out) {
+            out = scc_blocks_packed(m, SCC_SCRATCH_OUT, &r, n, v + 2 * n, v + 3 * n, false);
+        }
         if (NULL == out) {
             return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
         }
         if (in_place || mine != v[2 * n + root]) {
             /* in place, my part stays where it is; a part of another size than its place
                (the caller's error) moves neither */
-            self = in_place ? OMPI_SUCCESS : MPI_ERR_TRUNCATE;
+            self = in_place || OMPI_SUCCESS != self ? self : MPI_ERR_TRUNCATE;
             v[root] = v[2 * n + root] = 0;
             mine = 0;
         }
+    }
+    if (mine > 0 && NULL == (in = scc_view_in(m, sbuf, (size_t) scount, sdtype, mine))) {
+        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
     }
     if (SCC_ALG_FLAT == alg) {
         const scc_parts_t parts = { v + 2 * n, v + 3 * n, 0 };
@@ -79,7 +91,7 @@ int mca_coll_scc_gatherv(const void *sbuf, int scount, struct ompi_datatype_t *s
         goto fallback;
     }
     mca_coll_scc_count(m, SCC_COLL_GATHERV, alg);
-    if (OMPI_SUCCESS == rc && me == root && !r.contig) {
+    if (OMPI_SUCCESS == rc && OMPI_SUCCESS == self && me == root && !r.contig) {
         rc = scc_blocks_unpack(&r, n, v + 2 * n, v + 3 * n, out, -1);
     }
     return OMPI_SUCCESS != rc ? rc : self;

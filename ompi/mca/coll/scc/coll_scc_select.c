@@ -43,10 +43,10 @@ static const uint32_t valid_algs[SCC_COLL_COUNT] = {
     [SCC_COLL_SCATTER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE),
     [SCC_COLL_ALLGATHER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_BRUCK),
     [SCC_COLL_REDUCE_SCATTER_BLOCK] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
-    /* ring: the v-variants as alltoallv's pairwise exchange */
+    /* ring: the v-variants as alltoallv's pairwise exchange; bruck: allgatherv's parts padded */
     [SCC_COLL_GATHERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
     [SCC_COLL_SCATTERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
-    [SCC_COLL_ALLGATHERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
+    [SCC_COLL_ALLGATHERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_BRUCK),
 };
 
 const char *scc_coll_name(scc_coll_t c)
@@ -198,12 +198,16 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
         }
         add_range(e, p, SIZE_MAX, SCC_ALG_RING);
         break;
+    case SCC_COLL_ALLGATHERV:
+        /* the leaders' Bruck on parts padded to the largest (the pairwise exchange where
+           they are too uneven: coll_scc_allgatherv.c) */
+        add_range(e, p, SIZE_MAX, SCC_ALG_BRUCK);
+        break;
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
     case SCC_COLL_ALLTOALLV:
     case SCC_COLL_GATHERV:
     case SCC_COLL_SCATTERV:
-    case SCC_COLL_ALLGATHERV:
-        /* alltoallv and the v-variants: the pairwise exchange */
+        /* alltoallv and the rooted v-variants: the pairwise exchange */
         add_range(e, p, SIZE_MAX, SCC_ALG_RING);
         break;
     case SCC_COLL_GATHER:

@@ -179,18 +179,19 @@ tap_check $? "every collective across nodes (3 + 1): right, served by scc" "$log
 
 # The v-variants across nodes (scc_colls v, as in colls.sh: every root, zero, uneven and
 # larger-than-a-slot counts, reversed and gapped displacements, a vector type, in place): the
-# pairwise exchange serves every gatherv and scatterv, the leaders' Bruck on padded parts the
-# allgathervs (the pairwise exchange those too uneven), within a node through shared memory,
-# between nodes through the pml; 3 + 1, and 2 + 2 with ranks round robin
+# leaders aggregate the parts padded to the largest (gatherv, scatterv: binomial trees between
+# them; allgatherv: Bruck), the pairwise exchange the calls whose parts are too uneven for
+# that -- each must serve some -- within a node through shared memory, between nodes through
+# the pml; 3 + 1, and 2 + 2 with ranks round robin
 for v in "3p1 nodea:3,nodeb:1 slot" "2x2rr nodea:2,nodeb:2 node"; do
     set -- $v
     log="$SCC_LOGDIR/nodes-v-$1.log"
     SCC_NODE_MAP=$3 nodes_run "$log" "$2" 4 -- "$colls" v 30000
     rc=$?
     [ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
-        scc_served "$log" 4 MPI_COMM_WORLD " gatherv:ring=[1-9].* scatterv:ring=[1-9].* allgatherv:(ring=[0-9]+ allgatherv:)?bruck=[1-9]" &&
+        scc_served "$log" 4 MPI_COMM_WORLD " gatherv:tree=[1-9].* gatherv:ring=[1-9].* scatterv:tree=[1-9].* scatterv:ring=[1-9].* allgatherv:ring=[1-9][0-9]* allgatherv:bruck=[1-9]" &&
         ! grep -aqE "calls:.* (all)?(gather|scatter)v:fallback" "$log" && traffic_ok "$log" 4 "1 0"
-    tap_check $? "gatherv, scatterv, allgatherv across nodes ($2, by $3): the pairwise exchange and the leaders' Bruck served every call, results right, the ways right" "$log"
+    tap_check $? "gatherv, scatterv, allgatherv across nodes ($2, by $3): the leaders (padded parts) and the pairwise exchange served every call, results right, the ways right" "$log"
 done
 SCC_NODE_MAP=slot
 

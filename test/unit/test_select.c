@@ -163,11 +163,11 @@ static void test_defaults(void)
           && SCC_ALG_RING == scc_select(&t, SCC_COLL_ALLTOALLV, 0),
           "nodes: alltoall through the leaders for small blocks, then pairwise");
     for (int c = SCC_COLL_GATHERV; c <= SCC_COLL_ALLGATHERV; ++c) {
-        scc_alg_t want = SCC_COLL_ALLGATHERV == c ? SCC_ALG_BRUCK : SCC_ALG_RING;
+        scc_alg_t want = SCC_COLL_ALLGATHERV == c ? SCC_ALG_BRUCK : SCC_ALG_TREE;
         CHECK(want == scc_select(&t, (scc_coll_t) c, 0)
               && 1 == t.coll[c].nranges && scc_alg_valid((scc_coll_t) c, SCC_ALG_FLAT)
               && scc_alg_valid((scc_coll_t) c, SCC_ALG_RING)
-              && !scc_alg_valid((scc_coll_t) c, SCC_ALG_TREE),
+              && (scc_select_topo_unavailable(SCC_TOPO_FLAT, (scc_coll_t) c) & (1u << want)),
               "nodes: %s by %s", scc_coll_name((scc_coll_t) c), scc_alg_name(want));
     }
     CHECK(SCC_ALG_RING == scc_select(&t, SCC_COLL_REDUCE_SCATTER_BLOCK, 64),

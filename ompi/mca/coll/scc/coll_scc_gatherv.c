@@ -2,7 +2,9 @@
  *
  * Only the root knows every part's size, so the choice depends on none: the table's choice
  * for no particular size.  The direct algorithm takes the parts by the root's counts and
- * displacements; the pairwise exchange (across nodes) is alltoallv's with one receiver. */
+ * displacements; across nodes the leaders aggregate the parts padded to the largest
+ * (coll_scc_vnodes.c), or where that would more than double what moves, the pairwise
+ * exchange, alltoallv's with one receiver. */
 #include "coll_scc.h"
 #include "coll_scc_blocks.h"
 #include "coll_scc_flat.h"
@@ -84,7 +86,13 @@ int mca_coll_scc_gatherv(const void *sbuf, int scount, struct ompi_datatype_t *s
     if (SCC_ALG_FLAT == alg) {
         const scc_parts_t parts = { v + 2 * n, v + 3 * n, 0 };
         rc = mca_coll_scc_gatherv_flat(m, in, mine, out, &parts, root);
+    } else if (SCC_ALG_TREE == alg
+               && OMPI_ERR_NOT_AVAILABLE != (rc = mca_coll_scc_rootedv_padded(
+                                                 m, SCC_COLL_GATHERV, v + 2 * n, v + 3 * n, in,
+                                                 out, mine, root, &self))) {
+        /* the leaders aggregated */
     } else {
+        alg = SCC_ALG_TREE == alg ? SCC_ALG_RING : alg;
         rc = mca_coll_scc_alltoallv_sched(m, alg, in, v, v + n, out, v + 2 * n, v + 3 * n);
     }
     if (OMPI_ERR_NOT_AVAILABLE == rc) {

@@ -2,7 +2,9 @@
  *
  * Only the root knows every part's size, so the choice depends on none: the table's choice
  * for no particular size.  The direct algorithm tells each reader where its part lies; the
- * pairwise exchange (across nodes) is alltoallv's with one sender. */
+ * leaders spread the parts padded to the largest across nodes (coll_scc_vnodes.c), or where
+ * that would more than double what moves, the pairwise exchange, alltoallv's with one
+ * sender. */
 #include "coll_scc.h"
 #include "coll_scc_blocks.h"
 #include "coll_scc_flat.h"
@@ -74,7 +76,13 @@ int mca_coll_scc_scatterv(const void *sbuf, const int *scounts, const int *displ
     if (SCC_ALG_FLAT == alg) {
         const scc_parts_t parts = { v, v + n, 0 };
         rc = mca_coll_scc_scatterv_flat(m, in, &parts, out, mine, root);
+    } else if (SCC_ALG_TREE == alg
+               && OMPI_ERR_NOT_AVAILABLE != (rc = mca_coll_scc_rootedv_padded(
+                                                 m, SCC_COLL_SCATTERV, v, v + n, in, out, mine,
+                                                 root, &self))) {
+        /* the leaders spread them */
     } else {
+        alg = SCC_ALG_TREE == alg ? SCC_ALG_RING : alg;
         rc = mca_coll_scc_alltoallv_sched(m, alg, in, v, v + n, out, v + 2 * n, v + 3 * n);
     }
     if (OMPI_ERR_NOT_AVAILABLE == rc) {

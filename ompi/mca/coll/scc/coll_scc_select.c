@@ -43,9 +43,10 @@ static const uint32_t valid_algs[SCC_COLL_COUNT] = {
     [SCC_COLL_SCATTER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE),
     [SCC_COLL_ALLGATHER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_BRUCK),
     [SCC_COLL_REDUCE_SCATTER_BLOCK] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
-    /* ring: the v-variants as alltoallv's pairwise exchange; bruck: allgatherv's parts padded */
-    [SCC_COLL_GATHERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
-    [SCC_COLL_SCATTERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
+    /* ring: the v-variants as alltoallv's pairwise exchange; tree, bruck: across nodes, on
+       parts padded to the largest */
+    [SCC_COLL_GATHERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_TREE),
+    [SCC_COLL_SCATTERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_TREE),
     [SCC_COLL_ALLGATHERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_BRUCK),
 };
 
@@ -205,14 +206,15 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
         break;
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
     case SCC_COLL_ALLTOALLV:
-    case SCC_COLL_GATHERV:
-    case SCC_COLL_SCATTERV:
-        /* alltoallv and the rooted v-variants: the pairwise exchange */
+        /* alltoallv: the pairwise exchange */
         add_range(e, p, SIZE_MAX, SCC_ALG_RING);
         break;
     case SCC_COLL_GATHER:
     case SCC_COLL_SCATTER:
-        /* leader aggregation, the leaders' binomial tree */
+    case SCC_COLL_GATHERV:
+    case SCC_COLL_SCATTERV:
+        /* leader aggregation, the leaders' binomial tree (the v-variants: parts padded to
+           the largest, the pairwise exchange where they are too uneven) */
         add_range(e, p, SIZE_MAX, SCC_ALG_TREE);
         break;
     default:
@@ -304,7 +306,8 @@ uint32_t scc_select_topo_unavailable(scc_topo_kind_t kind, scc_coll_t c)
         return 0;
     }
     return BIT(SCC_ALG_BRUCK) | BIT(SCC_ALG_LEADERS)
-           | (SCC_COLL_GATHER == c || SCC_COLL_SCATTER == c ? BIT(SCC_ALG_TREE) : 0);
+           | (SCC_COLL_GATHER == c || SCC_COLL_SCATTER == c || SCC_COLL_GATHERV == c
+              || SCC_COLL_SCATTERV == c ? BIT(SCC_ALG_TREE) : 0);
 }
 
 void scc_select_build(scc_select_table_t *t, const scc_select_topo_t *topo,

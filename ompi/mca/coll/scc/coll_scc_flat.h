@@ -43,8 +43,8 @@ static inline size_t scc_part_off(const scc_parts_t *p, int i)
 
 /* (coll_scc_flat_parts.c) gatherv: every rank but the root gives sbytes from sbuf; the
  * root's parts (rbuf, parts) -- its own from sbuf, NULL in place.  scatterv: the root's
- * parts (sbuf, parts; the others pass NULL), each rank's part into rbuf (rbytes; NULL at
- * the root in place).  allgatherv: sbuf (this rank's part, may be in rbuf) to all parts of
+ * parts (sbuf, parts: equal ones, len NULL, only where every rank passes them alike), each
+ * rank's part into rbuf (rbytes; NULL at the root in place).  allgatherv: sbuf (this rank's part, may be in rbuf) to all parts of
  * rbuf.  Every rank calls them, whatever its part's size. */
 int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t sbytes,
                               char *rbuf, const scc_parts_t *parts, int root);

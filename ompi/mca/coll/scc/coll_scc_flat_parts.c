@@ -107,6 +107,14 @@ static void scc_scatterv_inline(char *dst, const uint64_t *table, int n, const c
     }
 }
 
+/* Equal parts (every rank knows it: MPI_Scatter) that all fit one slot need no table: the
+ * root's buffer is the message, each reads its part at its rank's place. */
+static inline bool scc_scatter_packed(const scc_xport_t *x, const scc_parts_t *parts)
+{
+    return NULL == parts->len && parts->each * (size_t) x->size <= x->slot_size
+           && !scc_single_copy_blocks(x, parts->each);
+}
+
 static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const char *sbuf,
                              const scc_parts_t *parts)
 {
@@ -116,6 +124,9 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
     uint64_t *table;
     int rc = OMPI_SUCCESS;
 
+    if (scc_scatter_packed(x, parts)) {
+        return scc_xport_send(x, 0, sbuf, parts->each * (size_t) n, n - 1, false, NULL);
+    }
     if (tbytes > x->slot_size) {
         for (size_t k = 0;; ++k) {
             bool any = false;
@@ -193,13 +204,32 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
     return rc;
 }
 
-static int scc_scatterv_take(scc_xport_t *x, int root, char *rbuf, size_t rbytes)
+static int scc_scatterv_take(scc_xport_t *x, int root, const scc_parts_t *parts, char *rbuf,
+                             size_t rbytes)
 {
     const int n = x->size, me = x->rank;
     scc_msg_hdr_t *h;
     const uint64_t *t;
     uint64_t where, len;
     int rc = OMPI_SUCCESS;
+
+    if (scc_scatter_packed(x, parts)) {
+        h = scc_xport_wait(x, root, 0);
+        if (NULL == h) {
+            return SCC_ERR_RESHAPE;
+        }
+        if (h->kind >= SCC_MSG_POISON) {
+            rc = SCC_MSG_POISON_CLASS(h->kind);
+        } else if (h->len != parts->each * (size_t) n || rbytes != parts->each) {
+            rc = MPI_ERR_TRUNCATE;
+        } else {
+            SCC_TRACED(SCC_PH_COPY, rbytes,
+                       memcpy(rbuf, scc_xport_data(x, root, 0, h) + (size_t) me * rbytes,
+                              rbytes));
+        }
+        scc_xport_release_read(x, root, 0, h);
+        return rc;
+    }
 
     if ((size_t) n * 2 * sizeof(uint64_t) > x->slot_size) {
         return scc_recv_pieces(x, root, 1, me, 0, rbuf, rbytes);
@@ -261,7 +291,7 @@ int mca_coll_scc_scatterv_flat(mca_coll_scc_module_t *m, const char *sbuf,
             SCC_TRACED(SCC_PH_COPY, rbytes, memcpy(rbuf, mine, rbytes));
         }
     } else {
-        rc = scc_scatterv_take(x, root, rbuf, rbytes);
+        rc = scc_scatterv_take(x, root, parts, rbuf, rbytes);
     }
     return scc_xport_result(rc, scc_xport_end(x));
 }

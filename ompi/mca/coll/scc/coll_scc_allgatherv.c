@@ -89,8 +89,11 @@ int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t
         v[2 * n + i] = size * (size_t) rcounts[i];
     }
     scc_blocks_init(&r, rbuf, rcounts, displs, rdtype);
-    out = r.contig ? scc_blocks_direct(&r, n, v + 2 * n, v + 3 * n)
-                   : scc_blocks_packed(m, SCC_SCRATCH_OUT, &r, n, v + 2 * n, v + 3 * n, false);
+    /* (a direct view is NULL where a NULL buffer has no part: a packed one then) */
+    out = r.contig ? scc_blocks_direct(&r, n, v + 2 * n, v + 3 * n) : NULL;
+    if (NULL == out) {
+        out = scc_blocks_packed(m, SCC_SCRATCH_OUT, &r, n, v + 2 * n, v + 3 * n, false);
+    }
     if (r.contig) {
         /* parts that would overlap in the receive buffer (the caller's error, seen alike by
            every rank): nothing moves */

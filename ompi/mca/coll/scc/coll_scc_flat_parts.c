@@ -90,10 +90,6 @@ int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t
 
 /* ------------------------------------------------------------ scatter(v) */
 
-/* A reader knows its own part's size, not where it lies: the root publishes a table, an
- * entry per rank, in one message (tag 0) with the small parts beside it; large parts are
- * read single-copy from the root's buffer (exposed with the table) or come in pieces
- * (tags 1 + k * n + d).  Where the table does not fit a slot, every part comes in pieces. */
 /* Copies the parts that travel beside the table to their place after it at dst. */
 static void scc_scatterv_inline(char *dst, const uint64_t *table, int n, const char *sbuf,
                                 const scc_parts_t *parts)
@@ -115,6 +111,10 @@ static inline bool scc_scatter_packed(const scc_xport_t *x, const scc_parts_t *p
            && !scc_single_copy_blocks(x, parts->each);
 }
 
+/* A reader knows its own part's size, not where it lies: the root publishes a table, an
+ * entry per rank, in one message (tag 0) with the small parts beside it; large parts are
+ * read single-copy from the root's buffer (exposed with the table) or come in pieces
+ * (tags 1 + k * n + d).  Where the table does not fit a slot, every part comes in pieces. */
 static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const char *sbuf,
                              const scc_parts_t *parts)
 {

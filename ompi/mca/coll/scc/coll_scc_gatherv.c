@@ -67,6 +67,7 @@ int mca_coll_scc_gatherv(const void *sbuf, int scount, struct ompi_datatype_t *s
             out = NULL;
         }
         if (NULL == out) {
+            /* (also where a NULL buffer has no part: its direct view is NULL) */
             out = scc_blocks_packed(m, SCC_SCRATCH_OUT, &r, n, v + 2 * n, v + 3 * n, false);
         }
         if (NULL == out) {

@@ -63,8 +63,11 @@ int mca_coll_scc_scatterv(const void *sbuf, const int *scounts, const int *displ
             mine = 0;
         }
         scc_blocks_init(&s, sbuf, scounts, displs, sdtype);
-        in = s.contig ? scc_blocks_direct(&s, n, v, v + n)
-                      : scc_blocks_packed(m, SCC_SCRATCH_IN, &s, n, v, v + n, true);
+        /* (a direct view is NULL where a NULL buffer has no part: a packed one then) */
+        in = s.contig ? scc_blocks_direct(&s, n, v, v + n) : NULL;
+        if (NULL == in) {
+            in = scc_blocks_packed(m, SCC_SCRATCH_IN, &s, n, v, v + n, true);
+        }
         if (NULL == in) {
             return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
         }

@@ -128,6 +128,10 @@ int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t
     } else if (0 == mine) {
         in = out + v[3 * n + me];
     }
+    if (SCC_ALG_BRUCK == alg && SCC_TOPO_NODES != m->topo.kind) {
+        /* (forced) the leaders' schedules run across nodes only */
+        goto fallback;
+    }
     if (SCC_ALG_FLAT == alg) {
         const scc_parts_t parts = { v + 2 * n, v + 3 * n, 0 };
         rc = mca_coll_scc_allgatherv_flat(m, in, out, &parts);

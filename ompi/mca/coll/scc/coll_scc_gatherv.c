@@ -84,6 +84,10 @@ int mca_coll_scc_gatherv(const void *sbuf, int scount, struct ompi_datatype_t *s
     if (mine > 0 && NULL == (in = scc_view_in(m, sbuf, (size_t) scount, sdtype, mine))) {
         return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
     }
+    if (SCC_ALG_TREE == alg && SCC_TOPO_NODES != m->topo.kind) {
+        /* (forced) the leaders' schedules run across nodes only */
+        goto fallback;
+    }
     if (SCC_ALG_FLAT == alg) {
         const scc_parts_t parts = { v + 2 * n, v + 3 * n, 0 };
         rc = mca_coll_scc_gatherv_flat(m, in, mine, out, &parts, root);

@@ -76,6 +76,10 @@ int mca_coll_scc_scatterv(const void *sbuf, const int *scounts, const int *displ
         && NULL == (out = scc_view_out(m, rbuf, (size_t) rcount, rdtype, mine, &packed))) {
         return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
     }
+    if (SCC_ALG_TREE == alg && SCC_TOPO_NODES != m->topo.kind) {
+        /* (forced) the leaders' schedules run across nodes only */
+        goto fallback;
+    }
     if (SCC_ALG_FLAT == alg) {
         const scc_parts_t parts = { v, v + n, 0 };
         rc = mca_coll_scc_scatterv_flat(m, in, &parts, out, mine, root);

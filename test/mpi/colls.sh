@@ -139,6 +139,33 @@ timeout "${SCC_TIMEOUT:-600}" "$SCC_MPIRUN" --oversubscribe -np 2 \
     ! grep -aq "coll:scc:" "$log" && scc_no_failures "$log"
 tap_check $? "--mca coll ^scc: scc not loaded, all collectives correct on the other modules" "$log"
 
+# The v-variants alone (scc_colls v [MAXCOUNT]): every root; counts all zero, uneven with zeros,
+# and parts larger than a 64 KB slot; displacements in rank order, reversed, reversed with gaps;
+# int or a vector receive type with gaps (which must stay untouched); in place -- each buffer
+# checked whole against one computed locally, on MPI_COMM_WORLD and a reversed communicator.
+# scc must serve every call with the algorithm named: its direct one (flat) through the slots,
+# single copy, 64-byte slots (scatterv's table does not fit: every part in pieces) and the
+# emulated SCC's buffers; the pairwise exchange forced (ring, what runs across nodes).
+vcase() {
+    _name=$1 _np=$2 _alg=$3
+    shift 3
+    log="$SCC_LOGDIR/colls-v-$_name.log"
+    scc_run "$log" "$_np" "$@"
+    rc=$?
+    [ $rc -eq 0 ] && scc_no_failures "$log" \
+        && scc_served "$log" "$_np" MPI_COMM_WORLD " gatherv:$_alg=[1-9]" \
+        && scc_served "$log" "$_np" MPI_COMM_WORLD " scatterv:$_alg=[1-9]" \
+        && scc_served "$log" "$_np" MPI_COMM_WORLD " allgatherv:$_alg=[1-9]" \
+        && ! grep -aqE "calls:.* (all)?(gather|scatter)v:fallback" "$log"
+    tap_check $? "v-variants $_name, np=$_np: served by $_alg, every buffer right" "$log"
+}
+vcase direct 4 flat -- "$prog" v
+vcase cma 3 flat --mca coll_scc_cma_min 4096 -- "$prog" v
+vcase slot64 5 flat --mca coll_scc_shm_slot_size 64 -- "$prog" v 300
+vcase mpb 4 flat --mca coll_scc_mpb_emulate 1 -- "$prog" v 3000
+vcase pairwise 3 ring --mca coll_scc_gatherv_algorithm ring --mca coll_scc_scatterv_algorithm ring \
+    --mca coll_scc_allgatherv_algorithm ring -- "$prog" v
+
 for np in $(scc_matrix "1 2 3 4 8" "1 3 4"); do
     log="$SCC_LOGDIR/colls-np$np.log"
     scc_run "$log" "$np" -- "$prog"

@@ -212,6 +212,23 @@ rc=$?
 [ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
     scc_served "$log" 4 MPI_COMM_WORLD " scan:leaders=[0-9]+ exscan:leaders="
 tap_check $? "scan and exscan across nodes over the pml alone (2 x 2): right, served by scc" "$log"
+# The v-variants across nodes (scc_colls v, as in colls.sh: every root, zero, uneven and
+# larger-than-a-slot counts, reversed and gapped displacements, a vector type, in place): the
+# leaders aggregate the parts padded to the largest (gatherv, scatterv: binomial trees between
+# them; allgatherv: Bruck), the pairwise exchange the calls whose parts are too uneven for
+# that -- each must serve some -- within a node through shared memory, between nodes through
+# the pml; 3 + 1, and 2 + 2 with ranks round robin
+for v in "3p1 nodea:3,nodeb:1 slot" "2x2rr nodea:2,nodeb:2 node"; do
+    set -- $v
+    log="$SCC_LOGDIR/nodes-v-$1.log"
+    SCC_NODE_MAP=$3 nodes_run "$log" "$2" 4 -- "$colls" v 30000
+    rc=$?
+    [ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
+        scc_served "$log" 4 MPI_COMM_WORLD " gatherv:tree=[1-9].* gatherv:ring=[1-9].* scatterv:tree=[1-9].* scatterv:ring=[1-9].* allgatherv:ring=[1-9][0-9]* allgatherv:bruck=[1-9]" &&
+        ! grep -aqE "calls:.* (all)?(gather|scatter)v:fallback" "$log" && traffic_ok "$log" 4 "1 0"
+    tap_check $? "gatherv, scatterv, allgatherv across nodes ($2, by $3): the leaders (padded parts) and the pairwise exchange served every call, results right, the ways right" "$log"
+done
+SCC_NODE_MAP=slot
 
 # A member that fails one call (scc_hang -f, as in hang.sh): across nodes too every member
 # ends it, through shared memory and the pml, and the next calls are right

@@ -498,6 +498,202 @@ static void setup_kinds(void)
     MPI_Op_create(matmul_fn, 0, &op_matmul);
 }
 
+/* ---- the v-variants: every root, uneven and zero counts, parts larger than a slot,
+ * displacements reversed and with gaps, a datatype with gaps, in place.  Each receive buffer
+ * is compared whole with one computed here, its gaps included (they must stay as they were). */
+
+#define V_GAP (-7)                /* what no call may write */
+
+/* A receive layout: an element is `per` ints at offs[] within `ext` ints. */
+struct vlayout {
+    MPI_Datatype type;
+    int ext, per, offs[2];
+};
+
+/* counts (elements) per rank: 0 all zero, 1 uneven with zeros, 2 larger than a slot */
+static int v_count(int pattern, int r, int root, int maxcount)
+{
+    int c = 0;
+    if (1 == pattern) {
+        c = r % 3 == 1 ? 0 : 1 + (r * 37 + root * 5) % 50;
+    } else if (2 == pattern) {
+        c = r == 1 ? 0 : 17000 + 3000 * r;
+    }
+    return c < maxcount ? c : maxcount;
+}
+
+/* displacements (elements): 0 in rank order, 1 reversed, 2 reversed with gaps, 3 rotated
+ * (rank 1 first: neither order); returns the buffer's length in elements */
+static int v_displs(int order, int n, const int *cnt, int *dsp)
+{
+    int at = order == 2 ? 1 : 0;
+    for (int k = 0; k < n; ++k) {
+        int r = order == 0 ? k : order == 3 ? (k + 1) % n : n - 1 - k;
+        dsp[r] = at;
+        at += cnt[r] + (order == 2 ? 3 : 0);
+    }
+    return at;
+}
+
+/* The whole buffer (len elements of l) holding the parts of the ranks in `which` (-1: all). */
+static void v_place(int *buf, const struct vlayout *l, int len, int n, const int *cnt,
+                    const int *dsp, int which, int salt)
+{
+    for (int i = 0; i < len * l->ext; ++i) {
+        buf[i] = V_GAP;
+    }
+    for (int r = 0; r < n; ++r) {
+        if (which >= 0 && r != which) {
+            continue;
+        }
+        for (int e = 0; e < cnt[r]; ++e) {
+            for (int q = 0; q < l->per; ++q) {
+                buf[(size_t) (dsp[r] + e) * l->ext + l->offs[q]]
+                    = tb_val(r, (size_t) e * l->per + q, salt);
+            }
+        }
+    }
+}
+
+static void v_same(const int *got, const int *want, size_t n, const char *what)
+{
+    tb_cases++;
+    for (size_t i = 0; i < n; ++i) {
+        if (got[i] != want[i]) {
+            tb_fail("%s: int %zu is %d, expected %d", what, i, got[i], want[i]);
+            return;
+        }
+    }
+}
+
+static void test_v(MPI_Comm comm, const char *name, int maxcount)
+{
+    int me, n;
+    char what[160];
+    MPI_Datatype vec;
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &n);
+    /* 2 ints of every 4: ints 0 and 2 */
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
+    MPI_Type_create_resized(vec, 0, 4 * sizeof(int), &vec);
+    MPI_Type_commit(&vec);
+    struct vlayout lays[2] = { { MPI_INT, 1, 1, { 0, 0 } }, { vec, 4, 2, { 0, 2 } } };
+    int *cnt = malloc(n * sizeof(int)), *dsp = malloc(n * sizeof(int));
+
+    /* receive parts that overlap (the caller's error): scc rejects the call with an error
+       where it sees it -- gatherv's root, allgatherv everywhere -- and the next calls work */
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    {
+        int two[2] = { 0, 0 }, *oc = malloc(n * sizeof(int)), *od = calloc(n, sizeof(int));
+        for (int r = 0; r < n; ++r) {
+            oc[r] = 2;
+        }
+        int rc = MPI_Gatherv(two, 2, MPI_INT, cnt, oc, od, MPI_INT, 0, comm);
+        tb_cases++;
+        if ((rc != MPI_SUCCESS) != (me == 0)) {
+            tb_fail("%s: gatherv into overlapping parts returned %d at rank %d", name, rc, me);
+        }
+        int *ob = malloc(2 * sizeof(int));
+        rc = MPI_Allgatherv(two, 2, MPI_INT, ob, oc, od, MPI_INT, comm);
+        tb_cases++;
+        if (rc == MPI_SUCCESS) {
+            tb_fail("%s: allgatherv into overlapping parts succeeded", name);
+        }
+        free(ob);
+        free(oc);
+        free(od);
+    }
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_ARE_FATAL);
+
+    for (int root = 0; root < n; ++root) {
+        for (int pat = 0; pat < 3; ++pat) {
+            for (int order = 0; order < 4; ++order) {
+                for (int li = 0; li < 2; ++li) {
+                    for (int inpl = 0; inpl < 2; ++inpl) {
+                        const struct vlayout *l = &lays[li];
+                        int salt = ((root * 3 + pat) * 4 + order) * 4 + li * 2 + inpl;
+                        for (int r = 0; r < n; ++r) {
+                            cnt[r] = v_count(pat, r, root, maxcount);
+                        }
+                        int len = v_displs(order, n, cnt, dsp);
+                        size_t all = (size_t) len * l->ext, mine = (size_t) cnt[me] * l->per;
+                        int *big = tb_alloc(all * sizeof(int) + 1);
+                        int *want = malloc(all * sizeof(int) + 1);
+                        int *part = tb_alloc(mine * sizeof(int) + 1);
+                        int *pwant = malloc(mine * sizeof(int) + 1);
+                        snprintf(what, sizeof(what), "%s root %d counts %d order %d %s%s", name,
+                                 root, pat, order, li ? "vector" : "int",
+                                 inpl ? " in place" : "");
+
+                        /* no part anywhere: NULL buffers (legal, nothing is read) */
+                        int *bb = pat == 0 && !inpl ? NULL : big;
+
+                        /* Gatherv: my part as ints, the root's in its layout */
+                        for (size_t i = 0; i < mine; ++i) {
+                            part[i] = tb_val(me, i, salt);
+                        }
+                        v_place(big, l, len, n, cnt, dsp, inpl && me == root ? root : -2,
+                                salt);
+                        MPI_Gatherv(inpl && me == root ? MPI_IN_PLACE : part, (int) mine,
+                                    MPI_INT, bb, cnt, dsp, l->type, root, comm);
+                        if (me == root) {
+                            v_place(want, l, len, n, cnt, dsp, -1, salt);
+                            v_same(big, want, all, "gatherv");
+                            if (tb_failures) fprintf(stderr, "  (gatherv %s)\n", what);
+                        }
+
+                        /* Scatterv: the root's parts in its layout, mine as ints (in
+                           place: the root's part stays) */
+                        v_place(big, l, len, n, cnt, dsp, me == root ? -1 : -2, salt + 1);
+                        for (size_t i = 0; i < mine; ++i) {
+                            part[i] = V_GAP;
+                            pwant[i] = tb_val(me, i, salt + 1);
+                        }
+                        MPI_Scatterv(bb, cnt, dsp, l->type,
+                                     inpl && me == root ? MPI_IN_PLACE : part, (int) mine,
+                                     MPI_INT, root, comm);
+                        if (!(inpl && me == root)) {
+                            v_same(part, pwant, mine, "scatterv");
+                        }
+                        if (me == root) {
+                            /* the send buffer is the caller's: untouched */
+                            v_place(want, l, len, n, cnt, dsp, -1, salt + 1);
+                            v_same(big, want, all, "scatterv send buffer");
+                        }
+                        if (tb_failures) fprintf(stderr, "  (scatterv %s)\n", what);
+
+                        /* Allgatherv (once per pattern, not per root) */
+                        if (root == (pat + order) % n) {
+                            for (size_t i = 0; i < mine; ++i) {
+                                part[i] = tb_val(me, i, salt + 2);
+                            }
+                            v_place(big, l, len, n, cnt, dsp, inpl ? me : -2, salt + 2);
+                            MPI_Allgatherv(inpl ? MPI_IN_PLACE : part, (int) mine, MPI_INT,
+                                           bb, cnt, dsp, l->type, comm);
+                            v_place(want, l, len, n, cnt, dsp, -1, salt + 2);
+                            v_same(big, want, all, "allgatherv");
+                            if (tb_failures) fprintf(stderr, "  (allgatherv %s)\n", what);
+                        }
+                        tb_guards_ok(big, what);
+                        tb_guards_ok(part, what);
+                        tb_free(big);
+                        tb_free(part);
+                        free(want);
+                        free(pwant);
+                        if (tb_failures) {
+                            goto out;
+                        }
+                    }
+                }
+            }
+        }
+    }
+out:
+    MPI_Type_free(&vec);
+    free(cnt);
+    free(dsp);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, rc;
@@ -508,6 +704,18 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
+    if (argc > 1 && 0 == strcmp(argv[1], "v")) {
+        /* scc_colls v [MAXCOUNT]: the v-variants alone, on world and reversed (with scc:
+           it rejects receive parts that overlap, which other modules need not) */
+        int maxcount = argc > 2 ? atoi(argv[2]) : 1 << 30;
+        MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &rev);
+        test_v(MPI_COMM_WORLD, "world", maxcount);
+        test_v(rev, "reversed", maxcount);
+        MPI_Comm_free(&rev);
+        rc = tb_finish();
+        MPI_Finalize();
+        return rc;
+    }
     setup_kinds();
     test_comm(MPI_COMM_WORLD, "world");
     test_reductions_more(MPI_COMM_WORLD, "world");

@@ -93,6 +93,9 @@ static void test_defaults(void)
           "flat allreduce large");
     CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_ALLTOALL, 100), "flat alltoall");
     CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_ALLGATHER, 1 << 20), "flat allgather");
+    CHECK(SCC_ALG_FLAT == scc_select(&t, SCC_COLL_GATHERV, 0)
+          && SCC_ALG_FLAT == scc_select(&t, SCC_COLL_SCATTERV, 0)
+          && SCC_ALG_FLAT == scc_select(&t, SCC_COLL_ALLGATHERV, 0), "flat v-variants");
     scc_select_format(&t, SCC_COLL_BCAST, buf, sizeof(buf));
     CHECK(0 == strcmp(buf, "<=56 flat | >56 tree"), "format \"%s\"", buf);
     scc_select_format(&t, SCC_COLL_BARRIER, buf, sizeof(buf));
@@ -197,6 +200,16 @@ static void test_defaults(void)
           && SCC_ALG_RING == scc_select(&t, SCC_COLL_ALLTOALL, p.nodes_alltoall_pairwise_min)
           && SCC_ALG_RING == scc_select(&t, SCC_COLL_ALLTOALLV, 0),
           "nodes: alltoall through the leaders for small blocks, then pairwise");
+    for (int c = SCC_COLL_GATHERV; c <= SCC_COLL_ALLGATHERV; ++c) {
+        scc_alg_t want = SCC_COLL_ALLGATHERV == c ? SCC_ALG_BRUCK : SCC_ALG_TREE;
+        CHECK(want == scc_select(&t, (scc_coll_t) c, 0)
+              && 1 == t.coll[c].nranges && scc_alg_valid((scc_coll_t) c, SCC_ALG_FLAT)
+              && scc_alg_valid((scc_coll_t) c, SCC_ALG_RING)
+              && (scc_select_topo_unavailable(SCC_TOPO_FLAT, (scc_coll_t) c) & (1u << want)),
+              "nodes: %s by %s", scc_coll_name((scc_coll_t) c), scc_alg_name(want));
+    }
+    CHECK(SCC_ALG_RING == scc_select(&t, SCC_COLL_REDUCE_SCATTER_BLOCK, 64),
+          "nodes: reduce_scatter_block ring");
     tp.maxper = 1;
     scc_select_build(&t, &tp, &p);
     CHECK(SCC_ALG_RING == scc_select(&t, SCC_COLL_ALLTOALL, 8),
@@ -266,6 +279,9 @@ static void test_params(void)
     check_table(&t, "unavailable, flat");
     CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_BCAST, 1), "no flat: a tree instead");
     CHECK(SCC_ALG_FALLBACK == scc_select(&t, SCC_COLL_GATHER, 1), "no flat gather: fallback");
+    CHECK(SCC_ALG_RING == scc_select(&t, SCC_COLL_GATHERV, 0)
+          && SCC_ALG_RING == scc_select(&t, SCC_COLL_ALLGATHERV, 0),
+          "no flat: the v-variants by the pairwise exchange");
     p.unavailable |= 1u << SCC_ALG_TREE;
     scc_select_build(&t, &tp, &p);
     check_table(&t, "no flat, no tree");

@@ -1,6 +1,60 @@
-/* coll_scc_allgatherv.c: MPI_Allgatherv, served by the fallback until an algorithm of
- * the component serves it (the table's only choice for it). */
+/* coll_scc_allgatherv.c: MPI_Allgatherv: choose an algorithm, or hand the call to the
+ * fallback.
+ *
+ * Every rank knows every part's size, but the choice must not hang on which: the table's
+ * choice for no particular size, as the other v-variants.  The direct algorithm takes the
+ * parts by their counts and displacements; the pairwise exchange (across nodes) is
+ * alltoallv's with the same block for every peer. */
+#include <string.h>
+
 #include "coll_scc.h"
+#include "coll_scc_blocks.h"
+#include "coll_scc_flat.h"
+#include "coll_scc_run.h"
+
+#include "ompi/datatype/ompi_datatype.h"
+
+/* Across nodes, the leaders aggregate as allgather's Bruck does, every part padded to the
+ * largest -- where that at most doubles the bytes.  Every rank sees the same counts: all
+ * choose alike.  OMPI_ERR_NOT_AVAILABLE (*alg set to ring), before anything moved, where the
+ * parts are too uneven or the schedule cannot run: the pairwise exchange serves. */
+static int scc_allgatherv_padded(mca_coll_scc_module_t *m, size_t *v, const char *in, char *out,
+                                 scc_alg_t *alg)
+{
+    const int n = m->size, me = m->rank;
+    size_t most = 0, sum = 0;
+    char *pad;
+    int rc;
+
+    for (int i = 0; i < n; ++i) {
+        most = v[2 * n + i] > most ? v[2 * n + i] : most;
+        sum += v[2 * n + i];
+    }
+    /* the pairwise exchange for what is too uneven, or where the schedule cannot run */
+    *alg = SCC_ALG_RING;
+    if (0 == sum || most * (size_t) n > 2 * sum) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    /* (scratch 2: allgather's schedules use 0, 1 and the bounce buffer) */
+    pad = mca_coll_scc_scratch(m, 2, most * (size_t) n + 1);
+    if (NULL == pad) {
+        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+    }
+    if (v[2 * n + me] > 0) {
+        memcpy(pad + (size_t) me * most, in, v[2 * n + me]);
+    }
+    rc = mca_coll_scc_allgather_sched(m, SCC_ALG_BRUCK, pad + (size_t) me * most, pad, most);
+    if (OMPI_ERR_NOT_AVAILABLE == rc) {
+        return rc;
+    }
+    *alg = SCC_ALG_BRUCK;
+    for (int i = 0; OMPI_SUCCESS == rc && i < n; ++i) {
+        if (v[2 * n + i] > 0 && out + v[3 * n + i] != pad + (size_t) i * most) {
+            memcpy(out + v[3 * n + i], pad + (size_t) i * most, v[2 * n + i]);
+        }
+    }
+    return rc;
+}
 
 int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
                             void *rbuf, const int *rcounts, const int *displs,
@@ -8,11 +62,104 @@ int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t
                             mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
+    const int n = m->size, me = m->rank;
+    size_t size, mine, sbytes, *v;
+    const char *in;
+    char *out;
+    scc_blocks_t r;
+    scc_alg_t alg;
+    int rc, self = OMPI_SUCCESS;
 
-    /* the call counts toward setup as every collective does (all members make it) */
-    if (OPAL_LIKELY(mca_coll_scc_ready(m, comm))) {
-        (void) mca_coll_scc_pick(m, SCC_COLL_ALLGATHERV, 0);
+    if (OPAL_UNLIKELY(!mca_coll_scc_ready(m, comm))) {
+        goto fallback;
     }
+    alg = mca_coll_scc_pick(m, SCC_COLL_ALLGATHERV, 0);
+    if (SCC_ALG_FALLBACK == alg) {
+        goto fallback;
+    }
+    /* per peer: bytes sent, their offsets, bytes received, their offsets (the pairwise
+       exchange's arrays; the direct algorithm's parts are the received ones) */
+    v = mca_coll_scc_scratch(m, SCC_SCRATCH_ARGS, 4 * (size_t) n * sizeof(size_t));
+    if (NULL == v) {
+        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+                                        "there is no memory for its byte counts");
+    }
+    ompi_datatype_type_size(rdtype, &size);
+    for (int i = 0; i < n; ++i) {
+        v[2 * n + i] = size * (size_t) rcounts[i];
+    }
+    scc_blocks_init(&r, rbuf, rcounts, displs, rdtype);
+    /* (a direct view is NULL where a NULL buffer has no part: a packed one then) */
+    out = r.contig ? scc_blocks_direct(&r, n, v + 2 * n, v + 3 * n) : NULL;
+    if (NULL == out) {
+        out = scc_blocks_packed(m, SCC_SCRATCH_OUT, &r, n, v + 2 * n, v + 3 * n, false);
+    }
+    if (r.contig) {
+        /* parts that would overlap in the receive buffer (the caller's error, seen alike by
+           every rank): nothing moves */
+        int *idx = mca_coll_scc_scratch(m, SCC_SCRATCH_IN, (size_t) n * sizeof(int));
+        if (NULL == idx) {
+            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+        }
+        if (scc_blocks_overlap(n, v + 2 * n, v + 3 * n, idx)) {
+            mca_coll_scc_count(m, SCC_COLL_ALLGATHERV, alg);
+            return MPI_ERR_ARG;
+        }
+    }
+    if (NULL == out) {
+        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
+    }
+    mine = v[2 * n + me];
+    sbytes = mine;
+    if (MPI_IN_PLACE != sbuf) {
+        ompi_datatype_type_size(sdtype, &size);
+        sbytes = size * (size_t) scount;
+    }
+    if (MPI_IN_PLACE == sbuf || sbytes != mine) {
+        /* my part is (or, of another size than its place -- the caller's error -- stands
+           for what is) in its place of the receive buffer */
+        self = sbytes != mine ? MPI_ERR_TRUNCATE : OMPI_SUCCESS;
+        in = out + v[3 * n + me];
+        if (!r.contig && OMPI_SUCCESS != scc_block_pack(&r, me, mine, (char *) in)) {
+            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
+        }
+    } else if (mine > 0 && NULL == (in = scc_view_in(m, sbuf, (size_t) scount, sdtype, mine))) {
+        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
+    } else if (0 == mine) {
+        in = out + v[3 * n + me];
+    }
+    if (SCC_ALG_BRUCK == alg && SCC_TOPO_NODES != m->topo.kind) {
+        /* (forced) the leaders' schedules run across nodes only */
+        goto fallback;
+    }
+    if (SCC_ALG_FLAT == alg) {
+        const scc_parts_t parts = { v + 2 * n, v + 3 * n, 0 };
+        rc = mca_coll_scc_allgatherv_flat(m, in, out, &parts);
+    } else if (SCC_ALG_BRUCK == alg
+               && OMPI_ERR_NOT_AVAILABLE != (rc = scc_allgatherv_padded(m, v, in, out, &alg))) {
+        /* served by the leaders (or, parts too uneven, the pairwise exchange) */
+    } else {
+        /* my part to every peer, from in; to myself only where it is not in place */
+        for (int d = 0; d < n; ++d) {
+            v[d] = mine;
+            v[n + d] = 0;
+        }
+        if (in == out + v[3 * n + me]) {
+            v[me] = 0;
+        }
+        rc = mca_coll_scc_alltoallv_sched(m, alg, in, v, v + n, out, v + 2 * n, v + 3 * n);
+    }
+    if (OMPI_ERR_NOT_AVAILABLE == rc) {
+        goto fallback;
+    }
+    mca_coll_scc_count(m, SCC_COLL_ALLGATHERV, alg);
+    if (OMPI_SUCCESS == rc && !r.contig) {
+        rc = scc_blocks_unpack(&r, n, v + 2 * n, v + 3 * n, out, -1);
+    }
+    return OMPI_SUCCESS != rc ? rc : self;
+
+fallback:
     mca_coll_scc_count(m, SCC_COLL_ALLGATHERV, SCC_ALG_FALLBACK);
-    return m->prev_allgatherv.fn(sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype, comm, m->prev_allgatherv.module);
+    return m->prev_allgatherv.fn(sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype, comm,
+                                 m->prev_allgatherv.module);
 }

@@ -9,111 +9,11 @@
 #include <string.h>
 
 #include "coll_scc.h"
+#include "coll_scc_blocks.h"
 #include "coll_scc_flat.h"
 #include "coll_scc_run.h"
 
 #include "ompi/datatype/ompi_datatype.h"
-
-/* One side of the call: n blocks of counts[i] elements at displs[i] -- of dt, displacements
- * in its extents (alltoallv), or of dts[i], displacements in bytes (alltoallw). */
-typedef struct scc_blocks {
-    const char *buf;
-    const int *counts, *displs;
-    struct ompi_datatype_t *dt;
-    struct ompi_datatype_t *const *dts;
-    ptrdiff_t ext, lb;
-    bool contig;                /* every block is contiguous bytes at its place plus its lb */
-} scc_blocks_t;
-
-static inline struct ompi_datatype_t *scc_block_dt(const scc_blocks_t *b, int i)
-{
-    return NULL != b->dts ? b->dts[i] : b->dt;
-}
-
-static inline const char *scc_block_at(const scc_blocks_t *b, int i)
-{
-    return b->buf + (ptrdiff_t) b->displs[i] * (NULL != b->dts ? 1 : b->ext);
-}
-
-/* Where block i's data starts past its place (its datatype's true lower bound) */
-static inline ptrdiff_t scc_block_lb(const scc_blocks_t *b, int i)
-{
-    ptrdiff_t lb = b->lb;
-    if (NULL != b->dts) {
-        (void) scc_dtype_contig(b->dts[i], 2, &lb);
-    }
-    return lb;
-}
-
-static void scc_blocks_init(scc_blocks_t *b, int n, const void *buf, const int *counts,
-                            const int *displs, struct ompi_datatype_t *dt,
-                            struct ompi_datatype_t *const *dts)
-{
-    b->buf = buf;
-    b->counts = counts;
-    b->displs = displs;
-    b->dt = dt;
-    b->dts = dts;
-    b->lb = 0;
-    b->ext = 0;
-    if (NULL == dts) {
-        ompi_datatype_type_extent(dt, &b->ext);
-        /* contiguous for 2 elements: no gap between consecutive ones either */
-        b->contig = scc_dtype_contig(dt, 2, &b->lb);
-        return;
-    }
-    b->contig = true;
-    for (int i = 0; i < n && b->contig; ++i) {
-        ptrdiff_t lb;
-        b->contig = 0 == counts[i] || scc_dtype_contig(dts[i], 2, &lb);
-    }
-}
-
-/* Offsets of the blocks in the user's buffer, relative to the lowest one (displacements
- * may be negative); returns that lowest block's address. */
-static char *scc_blocks_direct(const scc_blocks_t *b, int n, const size_t *bytes, size_t *off)
-{
-    ptrdiff_t lo = 0;
-    bool any = false;
-    for (int i = 0; i < n; ++i) {
-        ptrdiff_t at = scc_block_at(b, i) - b->buf + scc_block_lb(b, i);
-        off[i] = (size_t) at;       /* (made relative below) */
-        if (bytes[i] > 0 && (!any || at < lo)) {
-            lo = at;
-            any = true;
-        }
-    }
-    for (int i = 0; i < n; ++i) {
-        off[i] = bytes[i] > 0 ? (size_t) ((ptrdiff_t) off[i] - lo) : 0;
-    }
-    return (char *) b->buf + lo;
-}
-
-/* Offsets of the blocks packed one after the other into scratch `which`; with pack, the
- * blocks are copied there.  NULL on error. */
-static char *scc_blocks_packed(mca_coll_scc_module_t *m, int which, const scc_blocks_t *b,
-                               int n, const size_t *bytes, size_t *off, bool pack)
-{
-    size_t total = 0;
-    char *p;
-    for (int i = 0; i < n; ++i) {
-        off[i] = total;
-        total += bytes[i];
-    }
-    p = mca_coll_scc_scratch(m, which, total + 1);
-    for (int i = 0; pack && NULL != p && i < n; ++i) {
-        if (0 == bytes[i]) {
-            continue;
-        }
-        if (b->contig) {
-            memcpy(p + off[i], scc_block_at(b, i) + scc_block_lb(b, i), bytes[i]);
-        } else if (OMPI_SUCCESS != scc_dtype_pack(scc_block_at(b, i), (size_t) b->counts[i],
-                                                  scc_block_dt(b, i), p + off[i], bytes[i])) {
-            return NULL;
-        }
-    }
-    return p;
-}
 
 /* Both collectives on their two sides (s: in place, r's blocks); OMPI_ERR_NOT_AVAILABLE:
  * the fallback serves the call (decided before any data moved, on every rank alike). */
@@ -167,11 +67,8 @@ static int scc_alltoall_blocks(mca_coll_scc_module_t *m, scc_coll_t c, bool in_p
         return rc;
     }
     mca_coll_scc_count(m, c, alg);
-    for (int i = 0; OMPI_SUCCESS == rc && !r->contig && i < n; ++i) {
-        if (v[2 * n + i] > 0) {
-            rc = scc_dtype_unpack((char *) scc_block_at(r, i), (size_t) r->counts[i],
-                                  scc_block_dt(r, i), out + v[3 * n + i], v[2 * n + i]);
-        }
+    if (OMPI_SUCCESS == rc && !r->contig) {
+        rc = scc_blocks_unpack(r, n, v + 2 * n, v + 3 * n, out, -1);
     }
     return rc;
 }
@@ -186,12 +83,18 @@ int mca_coll_scc_alltoallvw(mca_coll_scc_module_t *m, scc_coll_t c, const void *
     scc_blocks_t s, r;
 
     /* in place: the blocks to send are the receive buffer's, described by its arguments */
-    if (in_place) {
-        scc_blocks_init(&s, m->size, rbuf, rcounts, rdispls, rdt, rdts);
+    if (NULL != rdts) {
+        scc_blocks_init_w(&r, m->size, rbuf, rcounts, rdispls, rdts);
     } else {
-        scc_blocks_init(&s, m->size, sbuf, scounts, sdispls, sdt, sdts);
+        scc_blocks_init(&r, rbuf, rcounts, rdispls, rdt);
     }
-    scc_blocks_init(&r, m->size, rbuf, rcounts, rdispls, rdt, rdts);
+    if (in_place) {
+        s = r;
+    } else if (NULL != sdts) {
+        scc_blocks_init_w(&s, m->size, sbuf, scounts, sdispls, sdts);
+    } else {
+        scc_blocks_init(&s, sbuf, scounts, sdispls, sdt);
+    }
     return scc_alltoall_blocks(m, c, in_place, &s, &r);
 }
 

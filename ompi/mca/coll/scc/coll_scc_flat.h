@@ -1,5 +1,6 @@
 /* coll_scc_flat.h: the direct algorithms (coll_scc_flat.c: bcast and the reductions;
- * coll_scc_flat_move.c: gather, scatter, allgather, alltoall(v); coll_scc_flat_barrier.c). */
+ * coll_scc_flat_move.c: alltoall(v); coll_scc_flat_parts.c: gather(v), scatter(v),
+ * allgather(v); coll_scc_flat_barrier.c). */
 #ifndef MCA_COLL_SCC_FLAT_H
 #define MCA_COLL_SCC_FLAT_H
 
@@ -25,12 +26,56 @@ int mca_coll_scc_allreduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char
 int mca_coll_scc_reduce_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
                                      size_t rcount, const size_t *at,
                                      struct ompi_datatype_t *dtype, struct ompi_op_t *op);
-int mca_coll_scc_gather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
-                             size_t bytes, int root);
-int mca_coll_scc_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
-                              size_t bytes, int root);
-int mca_coll_scc_allgather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
-                                size_t bytes);
+/* Each rank's part of a gather(v), scatter(v) or allgather(v): len[i] bytes at byte offset
+ * off[i] of the buffer of all parts; len NULL: every part `each` bytes, part i at i * each. */
+typedef struct scc_parts {
+    const size_t *len, *off;
+    size_t each;
+} scc_parts_t;
+
+static inline size_t scc_part_len(const scc_parts_t *p, int i)
+{
+    return NULL != p->len ? p->len[i] : p->each;
+}
+
+static inline size_t scc_part_off(const scc_parts_t *p, int i)
+{
+    return NULL != p->off ? p->off[i] : (size_t) i * p->each;
+}
+
+/* (coll_scc_flat_parts.c) gatherv: every rank but the root gives sbytes from sbuf; the
+ * root's parts (rbuf, parts) -- its own from sbuf, NULL in place.  scatterv: the root's
+ * parts (sbuf, parts: equal ones, len NULL, only where every rank passes them alike), each
+ * rank's part into rbuf (rbytes; NULL at the root in place).  allgatherv: sbuf (this rank's part, may be in rbuf) to all parts of
+ * rbuf.  Every rank calls them, whatever its part's size. */
+int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t sbytes,
+                              char *rbuf, const scc_parts_t *parts, int root);
+int mca_coll_scc_scatterv_flat(mca_coll_scc_module_t *m, const char *sbuf,
+                               const scc_parts_t *parts, char *rbuf, size_t rbytes, int root);
+int mca_coll_scc_allgatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                                 const scc_parts_t *parts);
+
+/* the same with parts of `bytes` each */
+static inline int mca_coll_scc_gather_flat(mca_coll_scc_module_t *m, const char *sbuf,
+                                           char *rbuf, size_t bytes, int root)
+{
+    const scc_parts_t p = { NULL, NULL, bytes };
+    return mca_coll_scc_gatherv_flat(m, sbuf, bytes, rbuf, &p, root);
+}
+
+static inline int mca_coll_scc_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf,
+                                            char *rbuf, size_t bytes, int root)
+{
+    const scc_parts_t p = { NULL, NULL, bytes };
+    return mca_coll_scc_scatterv_flat(m, sbuf, &p, rbuf, bytes, root);
+}
+
+static inline int mca_coll_scc_allgather_flat(mca_coll_scc_module_t *m, const char *sbuf,
+                                              char *rbuf, size_t bytes)
+{
+    const scc_parts_t p = { NULL, NULL, bytes };
+    return mca_coll_scc_allgatherv_flat(m, sbuf, rbuf, &p);
+}
 int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
                                size_t bytes);
 /* per-peer byte counts and byte offsets */
@@ -106,6 +151,11 @@ static inline void scc_rs_block(size_t rcount, const size_t *at, int i, size_t *
     *cnt = NULL != at ? at[i + 1] - at[i] : rcount;
 }
 
+static inline size_t scc_max(size_t a, size_t b)
+{
+    return a > b ? a : b;
+}
+
 /* Number of slot-sized pieces of a message (0 for an empty one). */
 static inline size_t scc_npieces(const scc_xport_t *x, size_t bytes)
 {
@@ -115,6 +165,12 @@ static inline size_t scc_npieces(const scc_xport_t *x, size_t bytes)
 /* Receives the one message a sender publishes in this call into buf (the ack waits for the
  * next call, off this call's critical path); any other message through the general path. */
 int scc_flat_recv_single(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len);
+
+/* Takes message tag of every other rank i with a part (scc_part_len > 0), as they arrive:
+ * the part's bytes from offset off of the message (at most cap of a slot message: the rest
+ * comes in more pieces) to dst + scc_part_off(i). */
+int scc_take_arrivals(scc_xport_t *x, uint32_t tag, size_t off, char *dst,
+                      const scc_parts_t *parts, size_t cap);
 
 END_C_DECLS
 

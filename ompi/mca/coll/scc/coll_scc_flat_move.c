@@ -1,6 +1,7 @@
-/* coll_scc_flat_move.c: the direct algorithms that move data without combining it --
- * gather, scatter, allgather, alltoall and alltoallv: each rank takes its peers' blocks as
- * they arrive, through the slots or single-copy from the sender's own buffer. */
+/* coll_scc_flat_move.c: the direct exchanges, alltoall and alltoallv, and the arrivals
+ * that every direct algorithm moving data without combining it takes (coll_scc_flat_parts.c):
+ * each rank takes its peers' blocks as they arrive, through the slots or single-copy from
+ * the sender's own buffer. */
 #include "coll_scc_flat.h"
 
 #include <string.h>
@@ -56,157 +57,47 @@ static int scc_arrivals_next(scc_xport_t *x, scc_arrivals_t *a)
     }
 }
 
-/* Copies len bytes from offset off of each rank i's message to dst + i * len, as they
- * arrive. */
-static int scc_take_arrivals(scc_xport_t *x, uint32_t tag, size_t off, char *dst, size_t len)
+/* A rank with no part sends nothing: taken already. */
+static void scc_arrivals_skip(scc_arrivals_t *a, int i)
+{
+    a->hdrs[i] = (scc_msg_hdr_t *) a;
+    a->left--;
+}
+
+int scc_take_arrivals(scc_xport_t *x, uint32_t tag, size_t off, char *dst,
+                      const scc_parts_t *parts, size_t cap)
 {
     scc_arrivals_t a;
     int i, rc = OMPI_SUCCESS;
 
     scc_arrivals_init(&a, x, tag);
+    for (i = 0; i < x->size; ++i) {
+        if (i != x->rank && 0 == scc_part_len(parts, i)) {
+            scc_arrivals_skip(&a, i);
+        }
+    }
     while ((i = scc_arrivals_next(x, &a)) >= 0) {
-        char *to = dst + (size_t) i * len;
+        scc_msg_hdr_t *h = a.hdrs[i];
+        size_t len = scc_part_len(parts, i), want = scc_min(len, cap);
+        char *to = dst + scc_part_off(parts, i);
         if (OMPI_SUCCESS != rc) {
             /* still acknowledge, so that no sender waits forever */
-        } else if (SCC_MSG_CMA == a.hdrs[i]->kind) {
-            rc = scc_xport_read(x, i, a.hdrs[i], off, to, len);
+        } else if (SCC_MSG_CMA == h->kind) {
+            rc = scc_xport_read(x, i, h, off, to, len);
+        } else if (h->kind >= SCC_MSG_POISON) {
+            rc = SCC_MSG_POISON_CLASS(h->kind);
+        } else if (h->len < off + want) {
+            rc = MPI_ERR_TRUNCATE;
         } else {
-            SCC_TRACED(SCC_PH_COPY, len,
-                       memcpy(to, scc_xport_data(x, i, tag, a.hdrs[i]) + off, len));
+            SCC_TRACED(SCC_PH_COPY, want, memcpy(to, scc_xport_data(x, i, tag, h) + off, want));
         }
-        scc_xport_release_read(x, i, a.tag, a.hdrs[i]);
-    }
-    return rc;
-}
-
-int mca_coll_scc_gather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
-                             size_t bytes, int root)
-{
-    scc_xport_t *x = m->xp;
-    int rc = OMPI_SUCCESS;
-
-    scc_xport_begin(x);
-    if (x->rank != root) {
-        if (scc_single_copy_blocks(x, bytes)) {
-            rc = scc_xport_expose(x, 0, sbuf, bytes, 1, NULL, 0);
+        if (SCC_MSG_CMA != h->kind && len > cap) {
+            /* its next piece may need this slot in this call */
+            scc_xport_release(x, i, tag);
         } else {
-            for (size_t k = 0, off = 0; off < bytes && OMPI_SUCCESS == rc;
-                 ++k, off += x->slot_size) {
-                rc = scc_xport_send(x, (uint32_t) k, sbuf + off,
-                                    scc_min(x->slot_size, bytes - off), 1, false, NULL);
-            }
-        }
-    } else {
-        if (NULL != sbuf && sbuf != rbuf + (size_t) root * bytes) {
-            SCC_TRACED(SCC_PH_COPY, bytes, memcpy(rbuf + (size_t) root * bytes, sbuf, bytes));
-        }
-        if (scc_single_copy_blocks(x, bytes) || bytes <= x->slot_size) {
-            rc = scc_take_arrivals(x, 0, 0, rbuf, bytes);
-        } else {
-            for (int i = 0; i < x->size && OMPI_SUCCESS == rc; ++i) {
-                char *dst = rbuf + (size_t) i * bytes;
-                for (size_t k = 0, off = 0; i != root && off < bytes && OMPI_SUCCESS == rc;
-                     ++k, off += x->slot_size) {
-                    rc = scc_xport_recv(x, i, (uint32_t) k, dst + off,
-                                        scc_min(x->slot_size, bytes - off));
-                }
-            }
+            scc_xport_release_read(x, i, a.tag, h);
         }
     }
-    scc_xport_end(x);
-    return rc;
-}
-
-int mca_coll_scc_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
-                              size_t bytes, int root)
-{
-    scc_xport_t *x = m->xp;
-    const int n = x->size;
-    size_t total = bytes * (size_t) n;
-    int rc = OMPI_SUCCESS;
-
-    scc_xport_begin(x);
-    if (scc_single_copy_blocks(x, bytes) || total <= x->slot_size) {
-        /* one message holds everything: each reads its part */
-        if (x->rank == root) {
-            rc = scc_single_copy_blocks(x, bytes)
-                     ? scc_xport_expose(x, 0, sbuf, total, n - 1, NULL, 0)
-                     : scc_xport_send(x, 0, sbuf, total, n - 1, false, NULL);
-            if (NULL != rbuf && rbuf != sbuf + (size_t) root * bytes) {
-                SCC_TRACED(SCC_PH_COPY, bytes, memcpy(rbuf, sbuf + (size_t) root * bytes, bytes));
-            }
-        } else {
-            scc_msg_hdr_t *h = scc_xport_wait(x, root, 0);
-            if (SCC_MSG_CMA == h->kind) {
-                rc = scc_xport_read(x, root, h, (size_t) x->rank * bytes, rbuf, bytes);
-            } else if (h->len != total) {
-                rc = MPI_ERR_TRUNCATE;
-            } else {
-                SCC_TRACED(SCC_PH_COPY, bytes,
-                           memcpy(rbuf, scc_xport_data(x, root, 0, h)
-                                            + (size_t) x->rank * bytes, bytes));
-            }
-            scc_xport_release_read(x, root, 0, h);
-        }
-    } else {
-        /* piece k for rank d: tag k * n + d, sent piece-major */
-        size_t npieces = scc_npieces(x, bytes);
-        for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
-            size_t off = k * x->slot_size, len = scc_min(x->slot_size, bytes - off);
-            if (x->rank == root) {
-                for (int d = 0; d < n && OMPI_SUCCESS == rc; ++d) {
-                    if (d != root) {
-                        rc = scc_xport_send(x, (uint32_t) (k * n + d),
-                                            sbuf + (size_t) d * bytes + off, len, 1, false, NULL);
-                    }
-                }
-            } else {
-                rc = scc_xport_recv(x, root, (uint32_t) (k * n + x->rank), rbuf + off, len);
-            }
-        }
-        if (x->rank == root && NULL != rbuf && rbuf != sbuf + (size_t) root * bytes) {
-            SCC_TRACED(SCC_PH_COPY, bytes, memcpy(rbuf, sbuf + (size_t) root * bytes, bytes));
-        }
-    }
-    scc_xport_end(x);
-    return rc;
-}
-
-int mca_coll_scc_allgather_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
-                                size_t bytes)
-{
-    scc_xport_t *x = m->xp;
-    const int n = x->size, me = x->rank;
-    int rc = OMPI_SUCCESS;
-
-    scc_xport_begin(x);
-    if (scc_single_copy(x, bytes)) {
-        /* readers read my block from the caller's send buffer (stable for the call) and
-           my own copy into rbuf overlaps their reads */
-        scc_xport_expose(x, 0, sbuf, bytes, n - 1, NULL, 0);
-        if (sbuf != rbuf + (size_t) me * bytes) {
-            SCC_TRACED(SCC_PH_COPY, bytes, memcpy(rbuf + (size_t) me * bytes, sbuf, bytes));
-        }
-        rc = scc_take_arrivals(x, 0, 0, rbuf, bytes);
-    } else {
-        if (sbuf != rbuf + (size_t) me * bytes) {
-            SCC_TRACED(SCC_PH_COPY, bytes, memcpy(rbuf + (size_t) me * bytes, sbuf, bytes));
-        }
-        /* pieces: everyone reads piece k of every rank before piece k + 1 of any */
-        size_t npieces = scc_npieces(x, bytes);
-        for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
-            size_t off = k * x->slot_size, len = scc_min(x->slot_size, bytes - off);
-            rc = scc_xport_send(x, (uint32_t) k, rbuf + (size_t) me * bytes + off, len, n - 1,
-                                false, NULL);
-            for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
-                int i = (me + j) % n;
-                char *dst = rbuf + (size_t) i * bytes + off;
-                rc = 1 == npieces ? scc_flat_recv_single(x, i, (uint32_t) k, dst, len)
-                                  : scc_xport_recv(x, i, (uint32_t) k, dst, len);
-            }
-        }
-    }
-    scc_xport_end(x);
     return rc;
 }
 
@@ -231,7 +122,8 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
         SCC_TRACED(SCC_PH_COPY, bytes,
                    memcpy(rbuf + (size_t) me * bytes, sbuf + (size_t) me * bytes, bytes));
         if (OMPI_SUCCESS == rc) {
-            rc = scc_take_arrivals(x, 0, (size_t) me * bytes, rbuf, bytes);
+            const scc_parts_t p = { NULL, NULL, bytes };
+            rc = scc_take_arrivals(x, 0, (size_t) me * bytes, rbuf, &p, SIZE_MAX);
         }
     } else {
         /* piece k of my block for rank d: tag k * n + d.  Step j sends to me + j and

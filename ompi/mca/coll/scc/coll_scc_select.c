@@ -47,6 +47,11 @@ static const uint32_t valid_algs[SCC_COLL_COUNT] = {
     [SCC_COLL_SCAN] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_LEADERS),
     [SCC_COLL_EXSCAN] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_LEADERS),
     [SCC_COLL_ALLTOALLW] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG) | BIT(SCC_ALG_RING),
+    /* ring: the v-variants as alltoallv's pairwise exchange; tree, bruck: across nodes, on
+       parts padded to the largest */
+    [SCC_COLL_GATHERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_TREE),
+    [SCC_COLL_SCATTERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_TREE),
+    [SCC_COLL_ALLGATHERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_BRUCK),
 };
 
 const char *scc_coll_name(scc_coll_t c)
@@ -133,8 +138,10 @@ static void add_range(scc_select_entry_t *e, const scc_select_params_t *p, size_
         && e->coll != SCC_COLL_BARRIER) {
         alg = SCC_ALG_TREE;
     } else if (SCC_ALG_FLAT == alg && (p->unavailable & BIT(SCC_ALG_FLAT))
-               && (SCC_COLL_SCAN == e->coll || SCC_COLL_EXSCAN == e->coll)) {
-        /* the scans' chain runs over any transport */
+               && (SCC_COLL_SCAN == e->coll || SCC_COLL_EXSCAN == e->coll
+                   || SCC_COLL_GATHERV == e->coll || SCC_COLL_SCATTERV == e->coll
+                   || SCC_COLL_ALLGATHERV == e->coll)) {
+        /* the scans' chain and the v-variants' pairwise exchange run over any transport */
         alg = SCC_ALG_RING;
     } else if (SCC_ALG_DISSEM == alg && (p->unavailable & BIT(SCC_ALG_DISSEM))
                && !(p->unavailable & BIT(SCC_ALG_NOCMSG))) {
@@ -200,6 +207,11 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
         }
         add_range(e, p, SIZE_MAX, SCC_ALG_RING);
         break;
+    case SCC_COLL_ALLGATHERV:
+        /* the leaders' Bruck on parts padded to the largest (the pairwise exchange where
+           they are too uneven: coll_scc_allgatherv.c) */
+        add_range(e, p, SIZE_MAX, SCC_ALG_BRUCK);
+        break;
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
     case SCC_COLL_REDUCE_SCATTER:
     case SCC_COLL_ALLTOALLV:
@@ -214,7 +226,10 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
         break;
     case SCC_COLL_GATHER:
     case SCC_COLL_SCATTER:
-        /* leader aggregation, the leaders' binomial tree */
+    case SCC_COLL_GATHERV:
+    case SCC_COLL_SCATTERV:
+        /* leader aggregation, the leaders' binomial tree (the v-variants: parts padded to
+           the largest, the pairwise exchange where they are too uneven) */
         add_range(e, p, SIZE_MAX, SCC_ALG_TREE);
         break;
     default:
@@ -289,6 +304,9 @@ static void auto_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
     case SCC_COLL_ALLGATHER:
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
     case SCC_COLL_REDUCE_SCATTER:
+    case SCC_COLL_GATHERV:
+    case SCC_COLL_SCATTERV:
+    case SCC_COLL_ALLGATHERV:
         add_range(e, p, SIZE_MAX, SCC_ALG_FLAT);
         break;
     case SCC_COLL_SCAN:
@@ -311,7 +329,8 @@ uint32_t scc_select_topo_unavailable(scc_topo_kind_t kind, scc_coll_t c)
         return 0;
     }
     return BIT(SCC_ALG_BRUCK) | BIT(SCC_ALG_LEADERS)
-           | (SCC_COLL_GATHER == c || SCC_COLL_SCATTER == c ? BIT(SCC_ALG_TREE) : 0);
+           | (SCC_COLL_GATHER == c || SCC_COLL_SCATTER == c || SCC_COLL_GATHERV == c
+              || SCC_COLL_SCATTERV == c ? BIT(SCC_ALG_TREE) : 0);
 }
 
 void scc_select_build(scc_select_table_t *t, const scc_select_topo_t *topo,

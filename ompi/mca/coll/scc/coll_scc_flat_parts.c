@@ -1,0 +1,354 @@
+/* coll_scc_flat_parts.c: the direct gather, scatter and allgather, for parts of any size at
+ * any offset (the v-variants; the fixed-size ones are the case of equal parts): each rank
+ * takes its peers' parts as they arrive, through the slots or single-copy from the sender's
+ * own buffer. */
+#include "coll_scc_flat.h"
+#include "coll_scc_drain.h"
+
+#include <string.h>
+
+#include "ompi/datatype/ompi_datatype.h"
+
+/* scatterv's table: a reader's entry is (where, length); where is an offset in the root's
+ * exposed buffer, or one of these */
+#define SCC_PART_PIECES (1ull << 62)   /* in pieces after the table (tags below) */
+#define SCC_PART_MORE (1ull << 61)     /* (any entry) the root sends pieces in this call */
+#define SCC_PART_WHERE (~(SCC_IN_SLOT | SCC_PART_PIECES | SCC_PART_MORE))
+
+/* Pieces of a part that travels through the slots: piece k of rank d's part is tag
+ * base + k * n + d. */
+static inline uint32_t scc_piece_tag(uint32_t base, size_t k, int n, int d)
+{
+    return base + (uint32_t) (k * (size_t) n + (size_t) d);
+}
+
+/* Sends pieces from..npieces of len bytes at buf (tags base + k * n + d); after an error
+ * the rest go as poison (x->fail), so that the reader does not wait for them. */
+static int scc_send_pieces(scc_xport_t *x, uint32_t base, int d, size_t from, const char *buf,
+                           size_t len)
+{
+    int rc = OMPI_SUCCESS;
+    for (size_t k = from, off = from * x->slot_size; off < len; ++k, off += x->slot_size) {
+        scc_xport_note(x, &rc, scc_xport_send(x, scc_piece_tag(base, k, x->size, d), buf + off,
+                                              scc_min(x->slot_size, len - off), 1, false,
+                                              NULL));
+    }
+    return rc;
+}
+
+/* Receives pieces from..npieces of len bytes from peer into buf; after an error the rest is
+ * still taken, so that the sender does not wait for its slots. */
+static int scc_recv_pieces(scc_xport_t *x, int peer, uint32_t base, int d, size_t from,
+                           char *buf, size_t len)
+{
+    int rc = OMPI_SUCCESS;
+    for (size_t k = from, off = from * x->slot_size; off < len; ++k, off += x->slot_size) {
+        scc_xport_note(x, &rc, scc_xport_recv(x, peer, scc_piece_tag(base, k, x->size, d),
+                                              buf + off, scc_min(x->slot_size, len - off)));
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------ gather(v) */
+
+/* Every sender publishes its part single-copy or in slot pieces (tags k, one sender per
+ * slot region); the root takes the first of each as they arrive, the rest in rank order. */
+int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t sbytes,
+                              char *rbuf, const scc_parts_t *parts, int root)
+{
+    scc_xport_t *x = m->xp;
+    int rc = OMPI_SUCCESS;
+
+    scc_xport_begin(x);
+    if (x->rank != root) {
+        if (0 == sbytes) {
+            /* nothing to publish: the root knows */
+        } else if (scc_single_copy_blocks(x, sbytes)) {
+            scc_xport_note(x, &rc, scc_xport_expose(x, 0, sbuf, sbytes, 1, NULL, 0));
+        } else {
+            rc = scc_send_pieces(x, 0, 0, 0, sbuf, sbytes);
+        }
+    } else {
+        size_t mine = scc_part_len(parts, root);
+        char *at = rbuf + scc_part_off(parts, root);
+        if (NULL != sbuf && sbytes != mine) {
+            rc = MPI_ERR_TRUNCATE;
+        } else if (NULL != sbuf && sbuf != at && mine > 0) {
+            SCC_TRACED(SCC_PH_COPY, mine, memcpy(at, sbuf, mine));
+        }
+        scc_xport_note(x, &rc, scc_take_arrivals(x, 0, 0, rbuf, parts, x->slot_size));
+        for (int i = 0; i < x->size; ++i) {
+            size_t len = scc_part_len(parts, i);
+            if (i != root && len > x->slot_size && !scc_single_copy_blocks(x, len)) {
+                scc_xport_note(x, &rc,
+                               scc_recv_pieces(x, i, 0, 0, 1, rbuf + scc_part_off(parts, i), len));
+            }
+        }
+    }
+    return scc_xport_result(rc, scc_xport_end(x));
+}
+
+/* ------------------------------------------------------------ scatter(v) */
+
+/* Copies the parts that travel beside the table to their place after it at dst. */
+static void scc_scatterv_inline(char *dst, const uint64_t *table, int n, const char *sbuf,
+                                const scc_parts_t *parts)
+{
+    for (int d = 0; d < n; ++d) {
+        if (table[2 * d] & SCC_IN_SLOT) {
+            SCC_TRACED(SCC_PH_COPY, table[2 * d + 1],
+                       memcpy(dst + (table[2 * d] & SCC_PART_WHERE),
+                              sbuf + scc_part_off(parts, d), table[2 * d + 1]));
+        }
+    }
+}
+
+/* Equal parts (every rank knows it: MPI_Scatter) that all fit one slot need no table: the
+ * root's buffer is the message, each reads its part at its rank's place. */
+static inline bool scc_scatter_packed(const scc_xport_t *x, const scc_parts_t *parts)
+{
+    return NULL == parts->len && parts->each * (size_t) x->size <= x->slot_size
+           && !scc_single_copy_blocks(x, parts->each);
+}
+
+/* A reader knows its own part's size, not where it lies: the root publishes a table, an
+ * entry per rank, in one message (tag 0) with the small parts beside it; large parts are
+ * read single-copy from the root's buffer (exposed with the table) or come in pieces
+ * (tags 1 + k * n + d).  Where the table does not fit a slot, every part comes in pieces. */
+static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const char *sbuf,
+                             const scc_parts_t *parts)
+{
+    const int n = x->size, me = x->rank;
+    const size_t tbytes = (size_t) n * 2 * sizeof(uint64_t);
+    size_t used = tbytes, lo = SIZE_MAX, hi = 0, pieces = 0;
+    uint64_t *table;
+    int rc = OMPI_SUCCESS;
+
+    if (scc_scatter_packed(x, parts)) {
+        return scc_xport_send(x, 0, sbuf, parts->each * (size_t) n, n - 1, false, NULL);
+    }
+    if (tbytes > x->slot_size) {
+        for (size_t k = 0;; ++k) {
+            bool any = false;
+            for (int d = 0; d < n; ++d) {
+                size_t len = scc_part_len(parts, d), off = k * x->slot_size;
+                if (d != me && off < len) {
+                    any = true;
+                    scc_xport_note(x, &rc, scc_xport_send(x, scc_piece_tag(1, k, n, d),
+                                                          sbuf + scc_part_off(parts, d) + off,
+                                                          scc_min(x->slot_size, len - off), 1,
+                                                          false, NULL));
+                }
+            }
+            if (!any) {
+                break;
+            }
+        }
+        return rc;
+    }
+    table = mca_coll_scc_scratch(m, 1, x->slot_size);
+    if (NULL == table) {
+        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+    }
+    for (int d = 0; d < n; ++d) {
+        size_t len = d != me ? scc_part_len(parts, d) : 0, off = scc_part_off(parts, d);
+        table[2 * d] = 0;
+        table[2 * d + 1] = len;
+        if (0 == len) {
+            continue;
+        }
+        if (scc_single_copy_blocks(x, len)) {
+            table[2 * d] = off;
+            lo = scc_min(lo, off);
+            hi = off + len > hi ? off + len : hi;
+        } else if (used + len <= x->slot_size) {
+            table[2 * d] = SCC_IN_SLOT | used;
+            used += len;
+        } else {
+            table[2 * d] = SCC_PART_PIECES;
+            pieces = scc_max(pieces, scc_npieces(x, len));
+        }
+    }
+    for (int d = 0; d < n; ++d) {
+        if (table[2 * d + 1] > 0 && 0 == (table[2 * d] & (SCC_IN_SLOT | SCC_PART_PIECES))) {
+            table[2 * d] -= lo;     /* single copy: from the start of what is exposed */
+        }
+        if (pieces > 0) {
+            table[2 * d] |= SCC_PART_MORE;
+        }
+    }
+    if (0 == hi && 0 == x->fail) {
+        /* the table and the small parts straight into my slot */
+        char *dst = scc_xport_send_slot(x, 0, used);
+        memcpy(dst, table, tbytes);
+        scc_scatterv_inline(dst, table, n, sbuf, parts);
+        scc_xport_send_publish(x, 0, used, n - 1);
+    } else {
+        scc_scatterv_inline((char *) table, table, n, sbuf, parts);
+        scc_xport_note(x, &rc, hi > 0 ? scc_xport_expose(x, 0, sbuf + lo, hi - lo, n - 1, table,
+                                                         used)
+                                      : scc_xport_send(x, 0, table, used, n - 1, false, NULL));
+    }
+    /* piece-major: every reader gets its first piece before anyone its second */
+    for (size_t k = 0; k < pieces; ++k) {
+        for (int d = 0; d < n; ++d) {
+            size_t len = table[2 * d + 1], off = k * x->slot_size;
+            if ((table[2 * d] & SCC_PART_PIECES) && off < len) {
+                scc_xport_note(x, &rc, scc_xport_send(x, scc_piece_tag(1, k, n, d),
+                                                      sbuf + scc_part_off(parts, d) + off,
+                                                      scc_min(x->slot_size, len - off), 1,
+                                                      false, NULL));
+            }
+        }
+    }
+    return rc;
+}
+
+static int scc_scatterv_take(scc_xport_t *x, int root, const scc_parts_t *parts, char *rbuf,
+                             size_t rbytes)
+{
+    const int n = x->size, me = x->rank;
+    scc_msg_hdr_t *h;
+    const uint64_t *t;
+    uint64_t where, len;
+    int rc = OMPI_SUCCESS;
+
+    if (scc_scatter_packed(x, parts)) {
+        h = scc_xport_wait(x, root, 0);
+        if (NULL == h) {
+            return SCC_ERR_RESHAPE;
+        }
+        if (h->kind >= SCC_MSG_POISON) {
+            rc = SCC_MSG_POISON_CLASS(h->kind);
+        } else if (h->len != parts->each * (size_t) n || rbytes != parts->each) {
+            rc = MPI_ERR_TRUNCATE;
+        } else {
+            SCC_TRACED(SCC_PH_COPY, rbytes,
+                       memcpy(rbuf, scc_xport_data(x, root, 0, h) + (size_t) me * rbytes,
+                              rbytes));
+        }
+        scc_xport_release_read(x, root, 0, h);
+        return rc;
+    }
+
+    if ((size_t) n * 2 * sizeof(uint64_t) > x->slot_size) {
+        return scc_recv_pieces(x, root, 1, me, 0, rbuf, rbytes);
+    }
+    h = scc_xport_wait(x, root, 0);
+    if (NULL == h) {
+        return SCC_ERR_RESHAPE;
+    }
+    if (h->kind >= SCC_MSG_POISON) {
+        scc_xport_release(x, root, 0);
+        return SCC_MSG_POISON_CLASS(h->kind);
+    }
+    t = (const uint64_t *) scc_xport_data(x, root, 0, h);
+    where = t[2 * me];
+    len = t[2 * me + 1];
+    if (len != rbytes) {
+        rc = MPI_ERR_TRUNCATE;
+    } else if (where & SCC_IN_SLOT) {
+        SCC_TRACED(SCC_PH_COPY, len, memcpy(rbuf, (const char *) t + (where & SCC_PART_WHERE),
+                                            len));
+    } else if (0 == (where & SCC_PART_PIECES) && len > 0) {
+        rc = scc_xport_read(x, root, h, where & SCC_PART_WHERE, rbuf, len);
+    }
+    if (where & SCC_PART_MORE) {
+        /* the root's pieces may need this slot in this call */
+        scc_xport_release(x, root, 0);
+    } else {
+        scc_xport_release_read(x, root, 0, h);
+    }
+    if (where & SCC_PART_PIECES) {
+        if (OMPI_SUCCESS == rc) {
+            rc = scc_recv_pieces(x, root, 1, me, 0, rbuf, len);
+        } else {
+            /* the root sends them all the same: take them without data */
+            for (size_t k = 0, off = 0; off < len; ++k, off += x->slot_size) {
+                uint32_t tag = scc_piece_tag(1, k, n, me);
+                if (NULL != scc_xport_wait(x, root, tag)) {
+                    scc_xport_release(x, root, tag);
+                }
+            }
+        }
+    }
+    return rc;
+}
+
+int mca_coll_scc_scatterv_flat(mca_coll_scc_module_t *m, const char *sbuf,
+                               const scc_parts_t *parts, char *rbuf, size_t rbytes, int root)
+{
+    scc_xport_t *x = m->xp;
+    int rc;
+
+    scc_xport_begin(x);
+    if (x->rank == root) {
+        const char *mine = sbuf + scc_part_off(parts, root);
+        rc = scc_scatterv_give(x, m, sbuf, parts);
+        if (NULL != rbuf && rbytes != scc_part_len(parts, root)) {
+            rc = OMPI_SUCCESS == rc ? MPI_ERR_TRUNCATE : rc;
+        } else if (NULL != rbuf && rbuf != mine && rbytes > 0) {
+            SCC_TRACED(SCC_PH_COPY, rbytes, memcpy(rbuf, mine, rbytes));
+        }
+    } else {
+        rc = scc_scatterv_take(x, root, parts, rbuf, rbytes);
+    }
+    return scc_xport_result(rc, scc_xport_end(x));
+}
+
+/* ------------------------------------------------------------ allgather(v) */
+
+/* Everyone knows every part's size: a part is exposed single-copy or sent in slot pieces
+ * (tag k); everyone takes the first of every part as they arrive, then piece k of every
+ * part before piece k + 1 of any. */
+int mca_coll_scc_allgatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
+                                 const scc_parts_t *parts)
+{
+    scc_xport_t *x = m->xp;
+    const int n = x->size, me = x->rank;
+    const size_t mine = scc_part_len(parts, me);
+    char *at = rbuf + scc_part_off(parts, me);
+    size_t pieces = 0;
+    int rc = OMPI_SUCCESS;
+
+    scc_xport_begin(x);
+    if (mine > 0 && scc_single_copy(x, mine)) {
+        /* readers read my part from the caller's send buffer (stable for the call) and my
+           own copy into rbuf overlaps their reads */
+        scc_xport_note(x, &rc, scc_xport_expose(x, 0, sbuf, mine, n - 1, NULL, 0));
+        if (sbuf != at) {
+            SCC_TRACED(SCC_PH_COPY, mine, memcpy(at, sbuf, mine));
+        }
+    } else if (mine > 0) {
+        if (sbuf != at) {
+            SCC_TRACED(SCC_PH_COPY, mine, memcpy(at, sbuf, mine));
+        }
+        scc_xport_note(x, &rc, scc_xport_send(x, 0, at, scc_min(x->slot_size, mine), n - 1,
+                                              false, NULL));
+    }
+    scc_xport_note(x, &rc, scc_take_arrivals(x, 0, 0, rbuf, parts, x->slot_size));
+    for (int i = 0; i < n; ++i) {
+        size_t len = scc_part_len(parts, i);
+        if (!scc_single_copy(x, len)) {
+            pieces = scc_max(pieces, scc_npieces(x, len));
+        }
+    }
+    for (size_t k = 1; k < pieces; ++k) {
+        size_t off = k * x->slot_size;
+        if (off < mine && !scc_single_copy(x, mine)) {
+            scc_xport_note(x, &rc, scc_xport_send(x, (uint32_t) k, at + off,
+                                                  scc_min(x->slot_size, mine - off), n - 1,
+                                                  false, NULL));
+        }
+        for (int j = 1; j < n; ++j) {
+            int i = (me + j) % n;
+            size_t len = scc_part_len(parts, i);
+            if (off < len && !scc_single_copy(x, len)) {
+                scc_xport_note(x, &rc, scc_xport_recv(x, i, (uint32_t) k,
+                                                      rbuf + scc_part_off(parts, i) + off,
+                                                      scc_min(x->slot_size, len - off)));
+            }
+        }
+    }
+    return scc_xport_result(rc, scc_xport_end(x));
+}

@@ -50,7 +50,8 @@ for np in ${SCC_TEST_NP:-$(scc_matrix "1 2 3 4 5 7 8 12 16" "1 2 3 4 7 16")}; do
     matrix_case "shm-np$np" "$np" -- $q -d
 done
 matrix_case "shm-nocma-np4" 4 --mca coll_scc_cma 0 -- -q
-matrix_case "shm-tinyslots-np5" 5 --mca coll_scc_shm_slot_size 256 --mca coll_scc_cma_min 4096 -- -q
+# 256-byte slots: 70000 bytes are 274 pieces already
+matrix_case "shm-tinyslots-np5" 5 --mca coll_scc_shm_slot_size 256 --mca coll_scc_cma_min 4096 -- -q -m 70000
 matrix_case "mpb-emulated-np6" 6 --mca coll_scc_mpb_emulate 1 -- -q
 # the mesh algorithms on a described mesh, through the emulated SCC buffers
 matrix_case "mesh-6x4x2-np12" 12 --mca coll_scc_mesh 6x4x2 --mca coll_scc_mesh_key rank \

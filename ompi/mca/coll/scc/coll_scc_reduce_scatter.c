@@ -9,6 +9,38 @@
 
 #include "ompi/datatype/ompi_datatype.h"
 
+int mca_coll_scc_reduce_scatter_run(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg,
+                                    const void *sbuf, void *rbuf, size_t total, ptrdiff_t lb,
+                                    size_t rcount, const size_t *at,
+                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op)
+{
+    scc_reduction_t r;
+
+    /* bytes, not count: a zero-size datatype moves nothing either */
+    if (0 == total) {
+        mca_coll_scc_count(m, c, alg);
+        return OMPI_SUCCESS;
+    }
+    r.in = (const char *) sbuf + lb;
+    if (MPI_IN_PLACE == sbuf) {
+        /* the input is in rbuf, whose start receives the result: work from a copy */
+        char *copy = mca_coll_scc_scratch(m, SCC_SCRATCH_IN, total);
+        if (NULL == copy) {
+            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+                                            "there is no memory for a copy of the input");
+        }
+        memcpy(copy, (char *) rbuf + lb, total);
+        r.in = copy;
+    }
+    r.out = (char *) rbuf + lb;
+    r.count = rcount;
+    r.at = at;
+    r.dtype = dtype;
+    r.op = op;
+    r.root = 0;
+    return mca_coll_scc_reduction(m, c, alg, &r);
+}
+
 int mca_coll_scc_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
                                 struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                 struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
@@ -17,7 +49,6 @@ int mca_coll_scc_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts
     const int n = m->size;
     size_t dtsize, total, *at;
     ptrdiff_t lb;
-    scc_reduction_t r;
     scc_alg_t alg;
     int rc;
 
@@ -41,29 +72,8 @@ int mca_coll_scc_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts
     if (SCC_ALG_FALLBACK == alg) {
         goto fallback;
     }
-    /* bytes, not count: a zero-size datatype moves nothing either */
-    if (0 == total) {
-        mca_coll_scc_count(m, SCC_COLL_REDUCE_SCATTER, alg);
-        return OMPI_SUCCESS;
-    }
-    r.in = (const char *) sbuf + lb;
-    if (MPI_IN_PLACE == sbuf) {
-        /* the input is in rbuf, whose start receives the result: work from a copy */
-        char *copy = mca_coll_scc_scratch(m, SCC_SCRATCH_IN, total);
-        if (NULL == copy) {
-            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
-                                            "there is no memory for a copy of the input");
-        }
-        memcpy(copy, (char *) rbuf + lb, total);
-        r.in = copy;
-    }
-    r.out = (char *) rbuf + lb;
-    r.count = 0;
-    r.at = at;
-    r.dtype = dtype;
-    r.op = op;
-    r.root = 0;
-    rc = mca_coll_scc_reduction(m, SCC_COLL_REDUCE_SCATTER, alg, &r);
+    rc = mca_coll_scc_reduce_scatter_run(m, SCC_COLL_REDUCE_SCATTER, alg, sbuf, rbuf, total,
+                                         lb, 0, at, dtype, op);
     if (OMPI_ERR_NOT_AVAILABLE != rc) {
         return rc;
     }

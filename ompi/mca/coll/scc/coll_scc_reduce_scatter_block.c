@@ -1,7 +1,5 @@
 /* coll_scc_reduce_scatter_block.c: MPI_Reduce_scatter_block: choose an algorithm, or hand the
  * call to the fallback. */
-#include <string.h>
-
 #include "coll_scc.h"
 #include "coll_scc_exec.h"
 #include "coll_scc_reduction.h"
@@ -16,7 +14,6 @@ int mca_coll_scc_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
     size_t dtsize, total;
     ptrdiff_t lb;
-    scc_reduction_t r;
     scc_alg_t alg;
     int rc;
 
@@ -30,29 +27,8 @@ int mca_coll_scc_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
     if (SCC_ALG_FALLBACK == alg) {
         goto fallback;
     }
-    /* bytes, not count: a zero-size datatype moves nothing either */
-    if (0 == total) {
-        mca_coll_scc_count(m, SCC_COLL_REDUCE_SCATTER_BLOCK, alg);
-        return OMPI_SUCCESS;
-    }
-    r.in = (const char *) sbuf + lb;
-    if (MPI_IN_PLACE == sbuf) {
-        /* the input is in rbuf, which receives the result: work from a copy */
-        char *copy = mca_coll_scc_scratch(m, SCC_SCRATCH_IN, total);
-        if (NULL == copy) {
-            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
-                                            "there is no memory for a copy of the input");
-        }
-        memcpy(copy, (char *) rbuf + lb, total);
-        r.in = copy;
-    }
-    r.out = (char *) rbuf + lb;
-    r.count = (size_t) rcount;
-    r.at = NULL;
-    r.dtype = dtype;
-    r.op = op;
-    r.root = 0;
-    rc = mca_coll_scc_reduction(m, SCC_COLL_REDUCE_SCATTER_BLOCK, alg, &r);
+    rc = mca_coll_scc_reduce_scatter_run(m, SCC_COLL_REDUCE_SCATTER_BLOCK, alg, sbuf, rbuf,
+                                         total, lb, (size_t) rcount, NULL, dtype, op);
     if (OMPI_ERR_NOT_AVAILABLE != rc) {
         return rc;
     }

@@ -32,6 +32,14 @@ scc_alg_t mca_coll_scc_reduction_pick(mca_coll_scc_module_t *m, scc_coll_t c,
 int mca_coll_scc_reduction(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg,
                            const scc_reduction_t *r);
 
+/* reduce_scatter and reduce_scatter_block after the table's choice (coll_scc_reduce_scatter.c):
+ * the vector's total bytes and lower bound lb, a block of rcount per rank (at NULL) or as at
+ * says; the same result as mca_coll_scc_reduction. */
+int mca_coll_scc_reduce_scatter_run(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg,
+                                    const void *sbuf, void *rbuf, size_t total, ptrdiff_t lb,
+                                    size_t rcount, const size_t *at,
+                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op);
+
 END_C_DECLS
 
 #endif /* MCA_COLL_SCC_REDUCTION_H */

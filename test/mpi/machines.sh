@@ -21,30 +21,9 @@ if "$SCC_MPIRUN" --version 2>&1 | grep -q "Open MPI) 5\."; then
     tap_done
 fi
 
-has() {
-    grep -aqE "$2" "$1"
-}
-
-check() {
-    has "$1" "$3"
-    tap_check $? "$2" "$1"
-}
-
-topo_re() {
-    echo "coll:scc: comm [0-9]+ \\($1\\) size [0-9]+: topology $2"
-}
-
-alg_re() {
-    echo "coll:scc: comm [0-9]+ \\($1\\) +$2 +$3\$"
-}
-
+# leaders_re NAME KIND LEADERS: the row leaders line of communicator NAME
 leaders_re() {
     echo "coll:scc: comm [0-9]+ \\($1\\)   $2 rows, leaders $3\$"
-}
-
-run_ok() {
-    [ "$2" -eq 0 ] && scc_no_failures "$1" && scc_selected "$1" "$3" MPI_COMM_WORLD
-    tap_check $? "$(basename "$1" .log): results right, scc selected by all $3 processes" "$1"
 }
 
 # machine LOG TOPOLOGY NP [mpirun options...]: scc_topo on NP processes with Open MPI's

@@ -7,33 +7,6 @@
 prog="$SCC_BUILDDIR/test/mpi/scc_topo"
 SCC_TIMEOUT=${SCC_TIMEOUT:-120}
 
-# has LOG ERE: some line of LOG matches the extended regular expression
-has() {
-    grep -qE "$2" "$1"
-}
-
-# check LOG DESCRIPTION ERE: one TAP line for "LOG has a line matching ERE"
-check() {
-    has "$1" "$3"
-    tap_check $? "$2" "$1"
-}
-
-# topo LOG NAME: the level-1 topology line of communicator NAME
-topo_re() {
-    echo "coll:scc: comm [0-9]+ \\($1\\) size [0-9]+: topology $2"
-}
-
-# alg NAME COLL ROW: the table row of COLL on communicator NAME
-alg_re() {
-    echo "coll:scc: comm [0-9]+ \\($1\\) +$2 +$3\$"
-}
-
-# run_ok LOG RC NP: the program ran, every result was right, scc was selected on world
-run_ok() {
-    [ "$2" -eq 0 ] && scc_no_failures "$1" && scc_selected "$1" "$3" MPI_COMM_WORLD
-    tap_check $? "$(basename "$1" .log): results right, scc selected by all $3 processes" "$1"
-}
-
 ncores=$(nproc 2>/dev/null || echo 1)
 
 # ---------------------------------------------------------------- 8 ranks on 6x4x2, keyed by rank

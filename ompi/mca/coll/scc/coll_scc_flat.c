@@ -176,16 +176,7 @@ static int scc_reduce_slots(mca_coll_scc_module_t *m, const char *sbuf, char *ou
         if (OMPI_SUCCESS == rc) {
             scc_combine(op, x->pv, n, out + off, cnt, dtype);
         }
-        for (int i = 0; i < n; ++i) {
-            if (i == me) {
-                continue;
-            }
-            if (count <= per) {
-                scc_xport_release_later(x, i, tag);   /* their only message of the call */
-            } else {
-                scc_xport_release(x, i, tag);
-            }
-        }
+        scc_release_read(x, n, me, tag, count <= per);
     }
     return rc;
 }

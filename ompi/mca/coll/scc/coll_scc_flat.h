@@ -156,6 +156,22 @@ static inline size_t scc_max(size_t a, size_t b)
     return a > b ? a : b;
 }
 
+/* Releases message tag of ranks 0..n-1 but me, once read; after the call where it is their
+ * only message of the call (only), else now (the sender reuses the slot for a later piece). */
+static inline void scc_release_read(scc_xport_t *x, int n, int me, uint32_t tag, bool only)
+{
+    for (int i = 0; i < n; ++i) {
+        if (i == me) {
+            continue;
+        }
+        if (only) {
+            scc_xport_release_later(x, i, tag);
+        } else {
+            scc_xport_release(x, i, tag);
+        }
+    }
+}
+
 /* Number of slot-sized pieces of a message (0 for an empty one). */
 static inline size_t scc_npieces(const scc_xport_t *x, size_t bytes)
 {

@@ -55,16 +55,7 @@ int mca_coll_scc_scan_flat(mca_coll_scc_module_t *m, const char *in, char *out, 
         if (OMPI_SUCCESS == rc) {
             scc_combine(op, x->pv, nin, out + off, cnt, dtype);
         }
-        for (int i = 0; i < nin; ++i) {
-            if (i == me) {
-                continue;
-            }
-            if (count <= per) {
-                scc_xport_release_later(x, i, tag);   /* their only message of the call */
-            } else {
-                scc_xport_release(x, i, tag);
-            }
-        }
+        scc_release_read(x, nin, me, tag, count <= per);
     }
     return scc_xport_result(rc, scc_xport_end(x));
 }

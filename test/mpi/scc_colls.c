@@ -4,6 +4,8 @@
  * run it with the component loaded and verbose, and check from the verbose
  * output that the component served the communicators. */
 #include "scc_test.h"
+/* scc_colls [i|init] ...: every call below in the nonblocking or persistent form */
+#include "scc_forms.h"
 
 static const int counts[] = { 0, 1, 3, 64, 1000, 33000 };
 #define NCOUNTS ((int) (sizeof(counts) / sizeof(counts[0])))
@@ -701,6 +703,10 @@ int main(int argc, char **argv)
 
     tb_prog = "scc_colls";
     MPI_Init(&argc, &argv);
+    if (!scc_form_args(&argc, argv)) {
+        fprintf(stderr, "scc_colls: this MPI has no persistent collectives\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 

@@ -96,7 +96,19 @@ typedef enum {
     struct {                                                                     \
         mca_coll_base_module_##name##_fn_t fn;                                   \
         mca_coll_base_module_t *module;                                          \
-    } prev_##name;
+    } prev_##name;                                                               \
+    struct {                                                                     \
+        mca_coll_base_module_i##name##_fn_t fn;                                  \
+        mca_coll_base_module_t *module;                                          \
+    } prev_i##name;                                                              \
+    struct {                                                                     \
+        mca_coll_base_module_##name##_init_fn_t fn;                              \
+        mca_coll_base_module_t *module;                                          \
+    } prev_##name##_init;
+
+/* The forms of a collective: blocking, nonblocking (MPI_Ibcast), persistent (MPI_Bcast_init);
+ * each counted apart in the verbose report. */
+enum { SCC_FORM_B = 0, SCC_FORM_I, SCC_FORM_INIT, SCC_FORMS };
 
 typedef struct mca_coll_scc_module_t {
     mca_coll_base_module_t super;
@@ -127,8 +139,17 @@ typedef struct mca_coll_scc_module_t {
     scc_topo_t topo;
     scc_select_table_t select;
 
-    /* calls served per collective and algorithm (reported at verbose >= 2) */
-    uint64_t calls[SCC_COLL_COUNT][SCC_ALG_COUNT];
+    /* calls served per form, collective and algorithm (reported at verbose >= 2) */
+    uint64_t calls[SCC_FORMS][SCC_COLL_COUNT][SCC_ALG_COUNT];
+    /* nonblocking and persistent calls in flight (coll_scc_task.c): the queue of tasks in
+       the order they were started, the one running now (NULL: a blocking call), its form,
+       a request of the fallback it waits for; next module with tasks queued */
+    struct mca_coll_scc_task *q_head, *q_tail, *cur_task;
+    struct scc_fiber *cur_fiber;        /* cur_task's fiber (its waits stop it) */
+    int form;
+    struct ompi_request_t *task_sub;
+    struct mca_coll_scc_module_t *q_next;
+    bool q_listed;
     /* the collective of the running call and the algorithm picked (diagnostics) */
     scc_coll_t cur_coll;
     scc_alg_t cur_alg;
@@ -171,8 +192,27 @@ bool mca_coll_scc_setup_lazy(mca_coll_scc_module_t *m, struct ompi_communicator_
  * disable, once). */
 void mca_coll_scc_teardown(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm);
 
+/* A blocking call finishes the tasks started before it (coll_scc_task.c). */
+void mca_coll_scc_task_drain(mca_coll_scc_module_t *m);
+
+/* Inside a task: waits (stopping the task, never blocking progress) for the request a
+ * fallback's nonblocking function made in m->task_sub (rc: what starting it returned). */
+int mca_coll_scc_task_await(mca_coll_scc_module_t *m, int rc);
+
+/* What Open MPI would have run for collective `name` with these arguments (the module and,
+ * in a task, the request follow them): inside a task the fallback's nonblocking function,
+ * waited for without blocking progress, else its blocking one. */
+#define SCC_FALLBACK(m, name, ...)                                               \
+    (OPAL_LIKELY(NULL == (m)->cur_task) || NULL == (m)->prev_i##name.fn          \
+         ? (m)->prev_##name.fn(__VA_ARGS__, (m)->prev_##name.module)             \
+         : mca_coll_scc_task_await((m), (m)->prev_i##name.fn(__VA_ARGS__, &(m)->task_sub, \
+                                                            (m)->prev_i##name.module)))
+
 static inline bool mca_coll_scc_ready(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
 {
+    if (OPAL_UNLIKELY(NULL != m->q_head) && NULL == m->cur_task) {
+        mca_coll_scc_task_drain(m);
+    }
     if (OPAL_LIKELY(SCC_STATE_ACTIVE == m->state)) {
         return true;
     }
@@ -202,7 +242,7 @@ static inline scc_alg_t mca_coll_scc_pick(mca_coll_scc_module_t *m, scc_coll_t c
 
 static inline void mca_coll_scc_count(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a)
 {
-    m->calls[c][a]++;
+    m->calls[m->form][c][a]++;
 }
 
 /* Entry points */
@@ -261,6 +301,14 @@ int mca_coll_scc_alltoallw(const void *sbuf, const int *scounts, const int *sdis
                            const int *rcounts, const int *rdispls,
                            struct ompi_datatype_t *const *rdtypes,
                            struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+/* The nonblocking and persistent forms of every collective above (coll_scc_icolls.c):
+ * mca_coll_scc_ibcast, mca_coll_scc_bcast_init, ... with Open MPI's signatures. */
+#define SCC_FORMS_DECL(name, id)                                                 \
+    extern __typeof__(*(mca_coll_base_module_i##name##_fn_t) 0) mca_coll_scc_i##name; \
+    extern __typeof__(*(mca_coll_base_module_##name##_init_fn_t) 0) mca_coll_scc_##name##_init;
+SCC_FOREACH_COLL(SCC_FORMS_DECL)
+#undef SCC_FORMS_DECL
+
 /* alltoallv (c SCC_COLL_ALLTOALLV: dt, displacements in its extents) and alltoallw (dts,
  * displacements in bytes) on a set-up module; OMPI_ERR_NOT_AVAILABLE: the fallback serves */
 int mca_coll_scc_alltoallvw(mca_coll_scc_module_t *m, scc_coll_t c, const void *sbuf,

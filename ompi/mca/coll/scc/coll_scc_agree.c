@@ -37,9 +37,11 @@ int mca_coll_scc_agree_register_params(void)
 static uint64_t scc_calls_ended(const mca_coll_scc_module_t *m)
 {
     uint64_t n = 0;
-    for (int c = 0; c < SCC_COLL_COUNT; ++c) {
-        for (int a = 0; a < SCC_ALG_COUNT; ++a) {
-            n += m->calls[c][a];
+    for (int f = 0; f < SCC_FORMS; ++f) {
+        for (int c = 0; c < SCC_COLL_COUNT; ++c) {
+            for (int a = 0; a < SCC_ALG_COUNT; ++a) {
+                n += m->calls[f][c][a];
+            }
         }
     }
     return n;
@@ -95,8 +97,7 @@ bool mca_coll_scc_fault(const mca_coll_scc_module_t *m, const char *step)
 int mca_coll_scc_agree(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, int mine)
 {
     int all = 0;
-    if (OMPI_SUCCESS != m->prev_allreduce.fn(&mine, &all, 1, MPI_INT, MPI_MIN, comm,
-                                             m->prev_allreduce.module)) {
+    if (OMPI_SUCCESS != SCC_FALLBACK(m, allreduce, &mine, &all, 1, MPI_INT, MPI_MIN, comm)) {
         return 0;
     }
     return all;
@@ -105,8 +106,7 @@ int mca_coll_scc_agree(mca_coll_scc_module_t *m, struct ompi_communicator_t *com
 int mca_coll_scc_agree_first(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, bool ok)
 {
     int n = ompi_comm_size(comm), mine = ok ? n : ompi_comm_rank(comm), first = 0;
-    if (OMPI_SUCCESS != m->prev_allreduce.fn(&mine, &first, 1, MPI_INT, MPI_MIN, comm,
-                                             m->prev_allreduce.module)) {
+    if (OMPI_SUCCESS != SCC_FALLBACK(m, allreduce, &mine, &first, 1, MPI_INT, MPI_MIN, comm)) {
         return 0;
     }
     return first < n ? first : -1;
@@ -116,9 +116,21 @@ unsigned mca_coll_scc_agree_mask(mca_coll_scc_module_t *m, struct ompi_communica
                                  unsigned mine)
 {
     unsigned all = 0;
-    if (OMPI_SUCCESS != m->prev_allreduce.fn(&mine, &all, 1, MPI_UNSIGNED, MPI_BAND, comm,
-                                             m->prev_allreduce.module)) {
+    if (OMPI_SUCCESS
+        != SCC_FALLBACK(m, allreduce, &mine, &all, 1, MPI_UNSIGNED, MPI_BAND, comm)) {
         return 0;
     }
     return all;
+}
+
+int mca_coll_scc_agree_allgather(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
+                                 const void *mine, void *all, int bytes)
+{
+    return SCC_FALLBACK(m, allgather, mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, comm);
+}
+
+int mca_coll_scc_agree_bcast(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
+                             void *buf, int bytes, int root)
+{
+    return SCC_FALLBACK(m, bcast, buf, bytes, MPI_BYTE, root, comm);
 }

@@ -27,6 +27,14 @@ extern bool mca_coll_scc_faults;
 
 int mca_coll_scc_agree_register_params(void);
 
+/* What members tell each other at setup, through the fallback (inside a task: its
+ * nonblocking functions, so a setup that a nonblocking call starts never blocks): every
+ * member's `bytes` bytes gathered in rank order, or the root's. */
+int mca_coll_scc_agree_allgather(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
+                                 const void *mine, void *all, int bytes);
+int mca_coll_scc_agree_bcast(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
+                             void *buf, int bytes, int root);
+
 END_C_DECLS
 
 #endif /* MCA_COLL_SCC_AGREE_H */

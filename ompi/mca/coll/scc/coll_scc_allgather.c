@@ -65,6 +65,5 @@ int mca_coll_scc_allgather(const void *sbuf, int scount, struct ompi_datatype_t 
 
 fallback:
     mca_coll_scc_count(m, SCC_COLL_ALLGATHER, SCC_ALG_FALLBACK);
-    return m->prev_allgather.fn(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm,
-                                m->prev_allgather.module);
+    return SCC_FALLBACK(m, allgather, sbuf, scount, sdtype, rbuf, rcount, rdtype, comm);
 }

@@ -160,6 +160,5 @@ int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t
 
 fallback:
     mca_coll_scc_count(m, SCC_COLL_ALLGATHERV, SCC_ALG_FALLBACK);
-    return m->prev_allgatherv.fn(sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype, comm,
-                                 m->prev_allgatherv.module);
+    return SCC_FALLBACK(m, allgatherv, sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype, comm);
 }

@@ -44,5 +44,5 @@ int mca_coll_scc_allreduce(const void *sbuf, void *rbuf, int count,
 
 fallback:
     mca_coll_scc_count(m, SCC_COLL_ALLREDUCE, SCC_ALG_FALLBACK);
-    return m->prev_allreduce.fn(sbuf, rbuf, count, dtype, op, comm, m->prev_allreduce.module);
+    return SCC_FALLBACK(m, allreduce, sbuf, rbuf, count, dtype, op, comm);
 }

@@ -66,6 +66,5 @@ int mca_coll_scc_alltoall(const void *sbuf, int scount, struct ompi_datatype_t *
 
 fallback:
     mca_coll_scc_count(m, SCC_COLL_ALLTOALL, SCC_ALG_FALLBACK);
-    return m->prev_alltoall.fn(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm,
-                               m->prev_alltoall.module);
+    return SCC_FALLBACK(m, alltoall, sbuf, scount, sdtype, rbuf, rcount, rdtype, comm);
 }

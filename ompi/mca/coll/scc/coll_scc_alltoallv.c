@@ -114,6 +114,5 @@ int mca_coll_scc_alltoallv(const void *sbuf, const int *scounts, const int *sdis
         }
     }
     mca_coll_scc_count(m, SCC_COLL_ALLTOALLV, SCC_ALG_FALLBACK);
-    return m->prev_alltoallv.fn(sbuf, scounts, sdispls, sdtype, rbuf, rcounts, rdispls, rdtype,
-                                comm, m->prev_alltoallv.module);
+    return SCC_FALLBACK(m, alltoallv, sbuf, scounts, sdispls, sdtype, rbuf, rcounts, rdispls, rdtype, comm);
 }

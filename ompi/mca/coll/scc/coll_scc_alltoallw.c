@@ -19,6 +19,5 @@ int mca_coll_scc_alltoallw(const void *sbuf, const int *scounts, const int *sdis
         }
     }
     mca_coll_scc_count(m, SCC_COLL_ALLTOALLW, SCC_ALG_FALLBACK);
-    return m->prev_alltoallw.fn(sbuf, scounts, sdispls, sdtypes, rbuf, rcounts, rdispls,
-                                rdtypes, comm, m->prev_alltoallw.module);
+    return SCC_FALLBACK(m, alltoallw, sbuf, scounts, sdispls, sdtypes, rbuf, rcounts, rdispls, rdtypes, comm);
 }

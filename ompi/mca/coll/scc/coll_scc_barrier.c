@@ -53,5 +53,5 @@ int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_
 
 fallback:
     mca_coll_scc_count(m, SCC_COLL_BARRIER, SCC_ALG_FALLBACK);
-    return m->prev_barrier.fn(comm, m->prev_barrier.module);
+    return SCC_FALLBACK(m, barrier, comm);
 }

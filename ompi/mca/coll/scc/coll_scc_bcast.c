@@ -122,5 +122,5 @@ int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int
 
 fallback:
     mca_coll_scc_count(m, SCC_COLL_BCAST, SCC_ALG_FALLBACK);
-    return m->prev_bcast.fn(buff, count, dtype, root, comm, m->prev_bcast.module);
+    return SCC_FALLBACK(m, bcast, buff, count, dtype, root, comm);
 }

@@ -5,6 +5,7 @@
 #include "coll_scc_mpb.h"
 #include "coll_scc_param.h"
 #include "coll_scc_record.h"
+#include "coll_scc_task.h"
 #include "coll_scc_xport.h"
 
 #include <dlfcn.h>
@@ -308,6 +309,7 @@ static int scc_open(void)
 
 static int scc_close(void)
 {
+    mca_coll_scc_task_close();
     mca_coll_scc_topo_close();
     mca_coll_scc_topo_nodes_close();
     mca_coll_scc_record_close();
@@ -453,6 +455,11 @@ int mca_coll_scc_register_params(void)
         "freed costs what it costs without the component; 0 sets up at the first call "
         "(0 to 2147483647)",
         OPAL_INFO_LVL_5, &cs->setup_calls, SCC_SETUP_CALLS_DEFAULT);
+    mca_coll_scc_reg_int("task_stack",
+        "Stack bytes of each nonblocking or persistent collective in flight (its blocking "
+        "code runs on a stack of its own, reserved, touched only as deep as it goes): 65536 "
+        "to 67108864; a value outside goes to the nearest bound",
+        OPAL_INFO_LVL_9, &mca_coll_scc_task_stack, 262144);
     (void) mca_coll_scc_agree_register_params();
     (void) mca_coll_scc_trace_register_params();
     return mca_coll_scc_xport_register_params();

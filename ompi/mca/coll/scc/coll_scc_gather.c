@@ -74,6 +74,5 @@ int mca_coll_scc_gather(const void *sbuf, int scount, struct ompi_datatype_t *sd
 
 fallback:
     mca_coll_scc_count(m, SCC_COLL_GATHER, SCC_ALG_FALLBACK);
-    return m->prev_gather.fn(sbuf, scount, sdtype, rbuf, rcount, rdtype, root, comm,
-                             m->prev_gather.module);
+    return SCC_FALLBACK(m, gather, sbuf, scount, sdtype, rbuf, rcount, rdtype, root, comm);
 }

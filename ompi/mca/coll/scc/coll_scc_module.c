@@ -27,10 +27,22 @@ static void scc_module_construct(mca_coll_scc_module_t *m)
     m->cid = 0;
     m->uid.hi = m->uid.lo = 0;
     m->name[0] = '\0';
-#define SCC_PREV_CLEAR(name, id) m->prev_##name.fn = NULL; m->prev_##name.module = NULL;
+#define SCC_PREV_CLEAR(name, id)                                                 \
+    m->prev_##name.fn = NULL;                                                    \
+    m->prev_##name.module = NULL;                                                \
+    m->prev_i##name.fn = NULL;                                                   \
+    m->prev_i##name.module = NULL;                                               \
+    m->prev_##name##_init.fn = NULL;                                             \
+    m->prev_##name##_init.module = NULL;
     SCC_FOREACH_COLL(SCC_PREV_CLEAR)
 #undef SCC_PREV_CLEAR
     memset(m->calls, 0, sizeof(m->calls));
+    m->q_head = m->q_tail = m->cur_task = NULL;
+    m->cur_fiber = NULL;
+    m->form = SCC_FORM_B;
+    m->task_sub = NULL;
+    m->q_next = NULL;
+    m->q_listed = false;
     m->xp = NULL;
     memset(m->scratch, 0, sizeof(m->scratch));
     m->plans = NULL;
@@ -47,19 +59,24 @@ static void scc_module_construct(mca_coll_scc_module_t *m)
 /* Reports what the component served on this communicator. */
 static void scc_report_calls(mca_coll_scc_module_t *m)
 {
-    char line[1024];
+    static const char *const pre[SCC_FORMS] = { "", "i", "" };
+    static const char *const post[SCC_FORMS] = { "", "", "_init" };
+    char line[4096];
     size_t len = 0;
 
     if (mca_coll_scc_component.verbose < 2 || m->rank < 0) {
         return;
     }
     line[0] = '\0';
-    for (int c = 0; c < SCC_COLL_COUNT; ++c) {
-        for (int a = 0; a < SCC_ALG_COUNT; ++a) {
-            if (0 != m->calls[c][a] && len < sizeof(line)) {
-                len += snprintf(line + len, sizeof(line) - len, " %s:%s=%llu",
-                                scc_coll_name((scc_coll_t) c), scc_alg_name((scc_alg_t) a),
-                                (unsigned long long) m->calls[c][a]);
+    for (int f = 0; f < SCC_FORMS; ++f) {
+        for (int c = 0; c < SCC_COLL_COUNT; ++c) {
+            for (int a = 0; a < SCC_ALG_COUNT; ++a) {
+                if (0 != m->calls[f][c][a] && len < sizeof(line)) {
+                    len += snprintf(line + len, sizeof(line) - len, " %s%s%s:%s=%llu",
+                                    pre[f], scc_coll_name((scc_coll_t) c), post[f],
+                                    scc_alg_name((scc_alg_t) a),
+                                    (unsigned long long) m->calls[f][c][a]);
+                }
             }
         }
     }
@@ -103,6 +120,12 @@ static void scc_module_destruct(mca_coll_scc_module_t *m)
 #define SCC_PREV_RELEASE(name, id)                                               \
     if (NULL != m->prev_##name.module) {                                         \
         OBJ_RELEASE(m->prev_##name.module);                                      \
+    }                                                                            \
+    if (NULL != m->prev_i##name.module) {                                        \
+        OBJ_RELEASE(m->prev_i##name.module);                                     \
+    }                                                                            \
+    if (NULL != m->prev_##name##_init.module) {                                  \
+        OBJ_RELEASE(m->prev_##name##_init.module);                               \
     }
     SCC_FOREACH_COLL(SCC_PREV_RELEASE)
 #undef SCC_PREV_RELEASE
@@ -136,6 +159,24 @@ static int scc_module_enable(mca_coll_base_module_t *module, struct ompi_communi
     }
     SCC_FOREACH_COLL(SCC_PREV_SAVE)
 #undef SCC_PREV_SAVE
+
+    /* the nonblocking and persistent forms: where no other module has one, this module
+       leaves that form alone (a call before setup would have nowhere to go) */
+#define SCC_PREV_SAVE_FORM(form)                                                 \
+    SCC_COLL_SAVE(comm, form, m->prev_##form.fn, m->prev_##form.module);         \
+    if (NULL == m->prev_##form.fn || NULL == m->prev_##form.module) {            \
+        m->prev_##form.fn = NULL;                                                \
+        m->prev_##form.module = NULL;                                            \
+        SCC_COLL_WITHDRAW(module, form);                                         \
+    } else {                                                                     \
+        OBJ_RETAIN(m->prev_##form.module);                                       \
+    }
+#define SCC_PREV_SAVE_FORMS(name, id)                                            \
+    SCC_PREV_SAVE_FORM(i##name)                                                  \
+    SCC_PREV_SAVE_FORM(name##_init)
+    SCC_FOREACH_COLL(SCC_PREV_SAVE_FORMS)
+#undef SCC_PREV_SAVE_FORMS
+#undef SCC_PREV_SAVE_FORM
 
     if (NULL != missing) {
         mca_coll_scc_show_help_once(ompi_comm_rank(comm), "no-fallback", SCC_COMM_CID(comm),
@@ -202,7 +243,10 @@ mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm
     *priority = mca_coll_scc_component.priority;
     m->super.coll_module_enable = scc_module_enable;
     m->super.coll_module_disable = scc_module_disable;
-#define SCC_SET_FN(name, id) SCC_COLL_PROVIDE(&m->super, name, mca_coll_scc_##name);
+#define SCC_SET_FN(name, id)                                                     \
+    SCC_COLL_PROVIDE(&m->super, name, mca_coll_scc_##name);                      \
+    SCC_COLL_PROVIDE(&m->super, i##name, mca_coll_scc_i##name);                  \
+    SCC_COLL_PROVIDE(&m->super, name##_init, mca_coll_scc_##name##_init);
     SCC_FOREACH_COLL(SCC_SET_FN)
 #undef SCC_SET_FN
     if (mca_coll_scc_trace_enabled()) {
@@ -325,7 +369,13 @@ bool mca_coll_scc_setup_lazy(mca_coll_scc_module_t *m, struct ompi_communicator_
                     "(coll_scc_setup_calls %d)", m->cid, m->name, m->rank, m->size,
                     (unsigned long long) m->lazy_calls + 1, mca_coll_scc_component.setup_calls);
     }
-    return mca_coll_scc_setup(m, comm);
+    if (!mca_coll_scc_setup(m, comm)) {
+        return false;
+    }
+    if (NULL != m->cur_fiber) {
+        m->xp->fiber = m->cur_fiber;    /* set up by a task: the call's waits stop it */
+    }
+    return true;
 }
 
 void mca_coll_scc_teardown(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)

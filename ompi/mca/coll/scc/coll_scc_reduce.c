@@ -44,5 +44,5 @@ int mca_coll_scc_reduce(const void *sbuf, void *rbuf, int count, struct ompi_dat
 
 fallback:
     mca_coll_scc_count(m, SCC_COLL_REDUCE, SCC_ALG_FALLBACK);
-    return m->prev_reduce.fn(sbuf, rbuf, count, dtype, op, root, comm, m->prev_reduce.module);
+    return SCC_FALLBACK(m, reduce, sbuf, rbuf, count, dtype, op, root, comm);
 }

@@ -80,6 +80,5 @@ int mca_coll_scc_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts
 
 fallback:
     mca_coll_scc_count(m, SCC_COLL_REDUCE_SCATTER, SCC_ALG_FALLBACK);
-    return m->prev_reduce_scatter.fn(sbuf, rbuf, rcounts, dtype, op, comm,
-                                     m->prev_reduce_scatter.module);
+    return SCC_FALLBACK(m, reduce_scatter, sbuf, rbuf, rcounts, dtype, op, comm);
 }

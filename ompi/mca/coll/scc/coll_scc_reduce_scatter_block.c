@@ -35,6 +35,5 @@ int mca_coll_scc_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
 
 fallback:
     mca_coll_scc_count(m, SCC_COLL_REDUCE_SCATTER_BLOCK, SCC_ALG_FALLBACK);
-    return m->prev_reduce_scatter_block.fn(sbuf, rbuf, rcount, dtype, op, comm,
-                                           m->prev_reduce_scatter_block.module);
+    return SCC_FALLBACK(m, reduce_scatter_block, sbuf, rbuf, rcount, dtype, op, comm);
 }

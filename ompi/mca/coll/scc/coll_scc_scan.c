@@ -66,7 +66,7 @@ int mca_coll_scc_scan(const void *sbuf, void *rbuf, int count, struct ompi_datat
         return rc;
     }
     mca_coll_scc_count(m, SCC_COLL_SCAN, SCC_ALG_FALLBACK);
-    return m->prev_scan.fn(sbuf, rbuf, count, dtype, op, comm, m->prev_scan.module);
+    return SCC_FALLBACK(m, scan, sbuf, rbuf, count, dtype, op, comm);
 }
 
 int mca_coll_scc_exscan(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
@@ -80,5 +80,5 @@ int mca_coll_scc_exscan(const void *sbuf, void *rbuf, int count, struct ompi_dat
         return rc;
     }
     mca_coll_scc_count(m, SCC_COLL_EXSCAN, SCC_ALG_FALLBACK);
-    return m->prev_exscan.fn(sbuf, rbuf, count, dtype, op, comm, m->prev_exscan.module);
+    return SCC_FALLBACK(m, exscan, sbuf, rbuf, count, dtype, op, comm);
 }

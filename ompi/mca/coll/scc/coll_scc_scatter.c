@@ -62,6 +62,5 @@ int mca_coll_scc_scatter(const void *sbuf, int scount, struct ompi_datatype_t *s
 
 fallback:
     mca_coll_scc_count(m, SCC_COLL_SCATTER, SCC_ALG_FALLBACK);
-    return m->prev_scatter.fn(sbuf, scount, sdtype, rbuf, rcount, rdtype, root, comm,
-                              m->prev_scatter.module);
+    return SCC_FALLBACK(m, scatter, sbuf, scount, sdtype, rbuf, rcount, rdtype, root, comm);
 }

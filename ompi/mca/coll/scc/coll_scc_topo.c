@@ -371,8 +371,8 @@ static int exchange(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, 
     }
     /* coll_scc_topo_exchange allgather: agreed by every member (it is part of the record) */
     *how = 2;
-    return m->prev_allgather.fn(my_loc, SCC_LOC_COUNT, MPI_INT, locs, SCC_LOC_COUNT, MPI_INT,
-                                comm, m->prev_allgather.module);
+    return mca_coll_scc_agree_allgather(m, comm, my_loc, locs,
+                                        (int) (SCC_LOC_COUNT * sizeof(int)));
 }
 
 /* ---------------------------------------------------------------- placements */

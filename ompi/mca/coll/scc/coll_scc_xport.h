@@ -34,6 +34,7 @@
 #include <sys/types.h>
 
 #include "coll_scc_compat.h"
+#include "coll_scc_fiber.h"
 #include "coll_scc_nodes.h"
 #include "coll_scc_param.h"
 #include "coll_scc_select.h"
@@ -136,6 +137,8 @@ typedef struct scc_xport {
     uint32_t *acked;                /* nslots: reads my readers had counted when I last looked */
     uint32_t *acks;                 /* size x nslots: reads I counted of each peer's slots */
     struct scc_strict *strict;      /* the strict emulation's checker, or NULL */
+    struct scc_fiber *fiber;        /* the running call is a task's (coll_scc_task.c): its
+                                       waits stop the task instead of spinning */
     uint64_t cma_pending;           /* bitmask of my slots holding CMA descriptors */
     uint64_t bar_epoch;             /* barriers so far */
     void *backing;                  /* backend data (mapping, names) */
@@ -288,6 +291,11 @@ static inline void scc_cpu_relax(void)
  * node is oversubscribed. */
 static inline void scc_pause(const scc_xport_t *x, unsigned *spins)
 {
+    if (OPAL_UNLIKELY(NULL != x->fiber)) {
+        /* a task: the progress loop that resumed it goes on (and resumes it again) */
+        scc_fiber_yield(x->fiber);
+        return;
+    }
     /* the peer is most often running and about to write: spin a little first */
     if (++*spins < x->spin) {
         scc_cpu_relax();

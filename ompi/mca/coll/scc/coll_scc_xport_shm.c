@@ -119,15 +119,14 @@ static int scc_segment_share(mca_coll_scc_module_t *m, struct ompi_communicator_
     int rc;
 
     if (NULL == nd) {
-        return m->prev_bcast.fn(info, sizeof(*info), MPI_BYTE, 0, comm, m->prev_bcast.module);
+        return mca_coll_scc_agree_bcast(m, comm, info, (int) sizeof(*info), 0);
     }
     all = malloc(sizeof(*info) * (size_t) nd->n);
     if (!mca_coll_scc_agree(m, comm, NULL != all)) {
         free(all);
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    rc = m->prev_allgather.fn(info, sizeof(*info), MPI_BYTE, all, sizeof(*info), MPI_BYTE, comm,
-                              m->prev_allgather.module);
+    rc = mca_coll_scc_agree_allgather(m, comm, info, all, (int) sizeof(*info));
     if (OMPI_SUCCESS == rc) {
         int me = ompi_comm_rank(comm);
         *info = all[nd->members[nd->first[nd->node_of[me]]]];

@@ -1,0 +1,377 @@
+/* coll_scc_task.c: the engine of nonblocking and persistent collectives -- tasks queued per
+ * communicator, resumed from Open MPI's progress loop, their requests. */
+#include <sched.h>
+#include <string.h>
+
+#include "coll_scc_task.h"
+#include "coll_scc_xport.h"
+#include "opal/runtime/opal_progress.h"
+
+int mca_coll_scc_task_stack = 256 * 1024;
+
+/* Modules with tasks queued, and the lock of every queue (a progress call that finds it
+ * taken leaves the turn to the thread holding it). */
+static mca_coll_scc_module_t *scc_active;
+static volatile int scc_lock_word;
+static bool scc_registered;
+
+/* Tasks ended and released, kept with their stacks for the next calls. */
+#define SCC_TASK_CACHE 64
+static mca_coll_scc_task_t *scc_cache[SCC_TASK_CACHE];
+static int scc_ncache;
+
+static inline bool scc_trylock(void)
+{
+    return 0 == __atomic_exchange_n(&scc_lock_word, 1, __ATOMIC_ACQUIRE);
+}
+
+static inline void scc_lock(void)
+{
+    while (!scc_trylock()) {
+        sched_yield();
+    }
+}
+
+static inline void scc_unlock(void)
+{
+    __atomic_store_n(&scc_lock_word, 0, __ATOMIC_RELEASE);
+}
+
+static void scc_task_construct(mca_coll_scc_task_t *t)
+{
+    memset(&t->fiber, 0, sizeof(t->fiber));
+    t->m = NULL;
+    t->comm = NULL;
+    t->next = NULL;
+    t->queued = t->freed = false;
+}
+
+static void scc_task_destruct(mca_coll_scc_task_t *t)
+{
+    scc_fiber_fini(&t->fiber);
+}
+
+OBJ_CLASS_INSTANCE(mca_coll_scc_task_t, ompi_coll_base_nbc_request_t, scc_task_construct, scc_task_destruct);
+
+/* ------------------------------------------------------------ what a task holds */
+
+/* Gives a task back: its request is finished, the task and its stack go to the cache. */
+static void scc_task_release(mca_coll_scc_task_t *t)
+{
+    OBJ_RELEASE(t->comm);
+    OMPI_REQUEST_FINI(&t->super.super);
+    scc_lock();
+    if (scc_ncache < SCC_TASK_CACHE) {
+        scc_cache[scc_ncache++] = t;
+        t = NULL;
+    }
+    scc_unlock();
+    if (NULL != t) {
+        OBJ_RELEASE(t);
+    }
+}
+
+/* ------------------------------------------------------------ running */
+
+static void scc_task_body(void *arg)
+{
+    mca_coll_scc_task_t *t = (mca_coll_scc_task_t *) arg;
+    t->rc = t->run(t);
+}
+
+/* Runs t until it waits or ends (the lock held). */
+static void scc_task_resume(mca_coll_scc_task_t *t)
+{
+    mca_coll_scc_module_t *m = t->m;
+    scc_xport_t *x = m->xp;
+
+    m->cur_task = t;
+    m->cur_fiber = &t->fiber;
+    m->form = t->form;
+    if (NULL != x) {
+        x->fiber = &t->fiber;
+    }
+    scc_fiber_resume(&t->fiber);
+    x = m->xp;      /* (the task may have set the communicator up) */
+    if (NULL != x) {
+        x->fiber = NULL;
+    }
+    m->form = SCC_FORM_B;
+    m->cur_fiber = NULL;
+    m->cur_task = NULL;
+}
+
+/* Advances m's queue: its head runs until it waits; each task that ends goes onto *done and
+ * the next one starts at once (the lock held). */
+static void scc_task_advance(mca_coll_scc_module_t *m, mca_coll_scc_task_t **done)
+{
+    mca_coll_scc_task_t *t;
+
+    while (NULL != (t = m->q_head)) {
+        scc_task_resume(t);
+        if (!t->fiber.done) {
+            return;
+        }
+        m->q_head = t->next;
+        if (NULL == m->q_head) {
+            m->q_tail = NULL;
+        }
+        t->next = *done;
+        *done = t;
+    }
+}
+
+/* Ends the requests of tasks that ended (the lock not held: a release may free the
+ * communicator).  Returns how many. */
+static int scc_task_finish(mca_coll_scc_task_t *done)
+{
+    int n = 0;
+
+    while (NULL != done) {
+        mca_coll_scc_task_t *t = done;
+        done = t->next;
+        t->next = NULL;
+        t->queued = false;
+        t->super.super.req_status.MPI_ERROR = t->rc;
+        n++;
+        if (t->freed) {
+            /* freed while it ran: nobody waits for it */
+            t->freed = false;
+            if (t->super.super.req_persistent) {
+                t->super.super.req_state = OMPI_REQUEST_INACTIVE;
+            }
+            scc_task_release(t);
+            continue;
+        }
+        ompi_request_complete(&t->super.super, true);
+    }
+    return n;
+}
+
+/* Takes the modules whose queues are empty off the active list (the lock held). */
+static void scc_task_prune(void)
+{
+    mca_coll_scc_module_t **p = &scc_active;
+    while (NULL != *p) {
+        mca_coll_scc_module_t *m = *p;
+        if (NULL == m->q_head) {
+            *p = m->q_next;
+            m->q_next = NULL;
+            m->q_listed = false;
+        } else {
+            p = &m->q_next;
+        }
+    }
+}
+
+/* Open MPI's progress loop: every queue's head advances once. */
+static int scc_task_progress(void)
+{
+    mca_coll_scc_task_t *done = NULL;
+
+    if (NULL == __atomic_load_n(&scc_active, __ATOMIC_RELAXED) || !scc_trylock()) {
+        return 0;
+    }
+    for (mca_coll_scc_module_t *m = scc_active; NULL != m; m = m->q_next) {
+        scc_task_advance(m, &done);
+    }
+    scc_task_prune();
+    scc_unlock();
+    return scc_task_finish(done);
+}
+
+/* Queues t on its communicator; the first of the queue starts at once. */
+static void scc_task_enqueue(mca_coll_scc_task_t *t)
+{
+    mca_coll_scc_module_t *m = t->m;
+    mca_coll_scc_task_t *done = NULL;
+
+    t->queued = true;
+    t->next = NULL;
+    t->rc = OMPI_SUCCESS;
+    scc_fiber_start(&t->fiber, scc_task_body, t);
+    scc_lock();
+    if (NULL == m->q_tail) {
+        m->q_head = m->q_tail = t;
+    } else {
+        m->q_tail->next = t;
+        m->q_tail = t;
+    }
+    if (!m->q_listed) {
+        m->q_listed = true;
+        m->q_next = scc_active;
+        __atomic_store_n(&scc_active, m, __ATOMIC_RELEASE);
+    }
+    if (m->q_head == t) {
+        /* nothing before it on this communicator: it runs to its first wait now, and a
+           call whose peers are there already ends before the request is returned */
+        scc_task_advance(m, &done);
+        scc_task_prune();
+    }
+    scc_unlock();
+    (void) scc_task_finish(done);
+}
+
+bool mca_coll_scc_task_takes(mca_coll_scc_module_t *m, bool persistent)
+{
+    if (NULL != __atomic_load_n(&m->q_head, __ATOMIC_ACQUIRE)) {
+        return true;    /* after the tasks before it, in the order of the calls */
+    }
+    switch (m->state) {
+    case SCC_STATE_ACTIVE:
+        return true;
+    case SCC_STATE_DECLINED:
+        return false;
+    default:
+        /* before setup: a call counts towards it as a blocking one does; the call that
+           sets up is a task (the setup's agreements then wait without blocking) */
+        if (!persistent && m->lazy_calls < (uint64_t) mca_coll_scc_component.setup_calls) {
+            m->lazy_calls++;
+            return false;
+        }
+        return true;
+    }
+}
+
+void mca_coll_scc_task_drain(mca_coll_scc_module_t *m)
+{
+    while (NULL != __atomic_load_n(&m->q_head, __ATOMIC_ACQUIRE)) {
+        opal_progress();
+    }
+}
+
+int mca_coll_scc_task_await(mca_coll_scc_module_t *m, int rc)
+{
+    scc_fiber_t *f = m->cur_fiber;
+
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    while (!REQUEST_COMPLETE(m->task_sub)) {
+        scc_fiber_yield(f);
+    }
+    rc = m->task_sub->req_status.MPI_ERROR;
+    (void) ompi_request_free(&m->task_sub);
+    return rc;
+}
+
+/* ------------------------------------------------------------ requests */
+
+static int scc_task_free(ompi_request_t **req)
+{
+    mca_coll_scc_task_t *t = (mca_coll_scc_task_t *) *req;
+
+    *req = MPI_REQUEST_NULL;
+    if (t->queued) {
+        t->freed = true;    /* released when it ends */
+        return OMPI_SUCCESS;
+    }
+    scc_task_release(t);
+    return OMPI_SUCCESS;
+}
+
+static int scc_task_cancel(ompi_request_t *req, int complete)
+{
+    return MPI_ERR_REQUEST;     /* a collective cannot be cancelled */
+}
+
+static int scc_task_start(size_t count, ompi_request_t **reqs)
+{
+    for (size_t i = 0; i < count; ++i) {
+        mca_coll_scc_task_t *t = (mca_coll_scc_task_t *) reqs[i];
+        if (OMPI_REQUEST_ACTIVE == t->super.super.req_state) {
+            return MPI_ERR_REQUEST;     /* started again before it ended */
+        }
+        t->super.super.req_state = OMPI_REQUEST_ACTIVE;
+        t->super.super.req_complete = REQUEST_PENDING;
+        t->super.super.req_status.MPI_ERROR = OMPI_SUCCESS;
+        scc_task_enqueue(t);
+    }
+    return OMPI_SUCCESS;
+}
+
+/* coll_scc_task_stack within its bounds (the blocking calls need about 40 KB: the bound
+ * leaves room for the datatype engine and the fallback's functions). */
+static size_t scc_task_stack_bytes(void)
+{
+    int v = mca_coll_scc_task_stack;
+    return (size_t) (v < 65536 ? 65536 : (v > 67108864 ? 67108864 : v));
+}
+
+/* A task from the cache, or a new one with its stack. */
+static mca_coll_scc_task_t *scc_task_get(void)
+{
+    mca_coll_scc_task_t *t = NULL;
+
+    scc_lock();
+    if (scc_ncache > 0) {
+        t = scc_cache[--scc_ncache];
+    }
+    if (!scc_registered) {
+        scc_registered = OPAL_SUCCESS == opal_progress_register(scc_task_progress);
+    }
+    scc_unlock();
+    if (NULL != t) {
+        return t;
+    }
+    t = OBJ_NEW(mca_coll_scc_task_t);
+    if (NULL != t && 0 != scc_fiber_init(&t->fiber, scc_task_stack_bytes())) {
+        OBJ_RELEASE(t);
+        t = NULL;
+    }
+    return t;
+}
+
+int mca_coll_scc_task_post(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
+                           scc_task_run_fn_t run, const scc_task_args_t *a, int form,
+                           ompi_request_t **request)
+{
+    bool persistent = SCC_FORM_INIT == form;
+    mca_coll_scc_task_t *t = scc_task_get();
+
+    if (NULL == t || !scc_registered) {
+        if (NULL != t) {
+            OBJ_RELEASE(t);
+        }
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    OMPI_REQUEST_INIT(&t->super.super, persistent);
+    t->super.super.req_type = OMPI_REQUEST_COLL;
+    t->super.super.req_mpi_object.comm = comm;
+    t->super.super.req_free = scc_task_free;
+    t->super.super.req_cancel = scc_task_cancel;
+    t->super.super.req_start = persistent ? scc_task_start : NULL;
+    t->super.super.req_status.MPI_SOURCE = MPI_ANY_SOURCE;
+    t->super.super.req_status.MPI_TAG = MPI_ANY_TAG;
+    t->super.super.req_status.MPI_ERROR = OMPI_SUCCESS;
+    t->super.super.req_status._cancelled = 0;
+    t->m = m;
+    t->comm = comm;
+    t->run = run;
+    t->a = *a;
+    t->form = form;
+    t->freed = false;
+    /* (a task from the cache: what the MPI layer retained through it was let go) */
+    memset(&t->super.cb, 0, sizeof(t->super.cb));
+    t->super.req_complete_cb_data = NULL;
+    memset(&t->super.data, 0, sizeof(t->super.data));
+    OBJ_RETAIN(comm);
+    *request = &t->super.super;
+    if (!persistent) {
+        t->super.super.req_state = OMPI_REQUEST_ACTIVE;
+        scc_task_enqueue(t);
+    }
+    return OMPI_SUCCESS;
+}
+
+void mca_coll_scc_task_close(void)
+{
+    if (scc_registered) {
+        (void) opal_progress_unregister(scc_task_progress);
+        scc_registered = false;
+    }
+    while (scc_ncache > 0) {
+        mca_coll_scc_task_t *t = scc_cache[--scc_ncache];
+        OBJ_RELEASE(t);     /* (a macro: its argument is evaluated more than once) */
+    }
+}

@@ -1,0 +1,79 @@
+/* coll_scc_task.h: nonblocking and persistent collectives -- a collective in flight is a task:
+ * the blocking call's own code with its arguments, running on a fiber of its own (so it
+ * stops at any wait and resumes there), queued on its communicator and advanced by Open
+ * MPI's progress loop.
+ *
+ * Ordering: MPI matches a communicator's collectives in the order each process starts them,
+ * blocking or not.  A communicator's tasks run one after the other in that order (the
+ * transport's calls, tags and slots stay those of one call at a time), tasks of different
+ * communicators interleave at their waits, and a blocking call first finishes the tasks
+ * started before it.  Nonblocking calls count towards a communicator's setup as blocking
+ * ones do (coll_scc_setup_calls): before it they go to the fallback's functions, the call
+ * that sets up is a task.  A task whose call the component declines runs the fallback's
+ * nonblocking function at its turn and waits for its request without blocking progress; so
+ * do the setup's agreements inside a task.
+ */
+#ifndef MCA_COLL_SCC_TASK_H
+#define MCA_COLL_SCC_TASK_H
+
+#include "coll_scc.h"
+#include "coll_scc_fiber.h"
+#include "ompi/mca/coll/base/coll_base_util.h"
+#include "ompi/request/request.h"
+
+BEGIN_C_DECLS
+
+/* A collective's arguments, as many as the widest one takes. */
+typedef struct scc_task_args {
+    const void *sbuf;
+    void *rbuf;
+    int scount, rcount;
+    const int *scounts, *sdispls, *rcounts, *rdispls;
+    struct ompi_datatype_t *sdt, *rdt;
+    struct ompi_datatype_t *const *sdts, *const *rdts;
+    struct ompi_op_t *op;
+    int root;
+} scc_task_args_t;
+
+struct mca_coll_scc_task;
+typedef int (*scc_task_run_fn_t)(struct mca_coll_scc_task *t);
+
+/* The request is Open MPI's request of nonblocking collectives: the MPI layer keeps the
+ * user's datatypes and operation alive through it (ompi_coll_base_retain_*). */
+typedef struct mca_coll_scc_task {
+    ompi_coll_base_nbc_request_t super;
+    scc_fiber_t fiber;
+    mca_coll_scc_module_t *m;
+    struct ompi_communicator_t *comm;
+    scc_task_run_fn_t run;          /* the blocking call on a */
+    scc_task_args_t a;
+    int form;                       /* SCC_FORM_I or SCC_FORM_INIT */
+    int rc;
+    bool queued;                    /* started and not ended */
+    bool freed;                     /* freed by the user while queued: release at its end */
+    struct mca_coll_scc_task *next; /* its communicator's queue */
+} mca_coll_scc_task_t;
+
+OBJ_CLASS_DECLARATION(mca_coll_scc_task_t);
+
+/* Starts (SCC_FORM_I) or makes inactive (SCC_FORM_INIT) a task running run on a for the
+ * module's communicator; its request in *request. */
+int mca_coll_scc_task_post(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
+                           scc_task_run_fn_t run, const scc_task_args_t *a, int form,
+                           ompi_request_t **request);
+
+/* True when a nonblocking (persistent: its init) call becomes a task; false: it goes to the
+ * fallback's function (what it started runs in the order of the calls either way: a call
+ * goes there only when no task of the communicator is queued).  Counts the call towards
+ * setup as a blocking one is counted. */
+bool mca_coll_scc_task_takes(mca_coll_scc_module_t *m, bool persistent);
+
+/* Finishes the engine (component close): the progress function goes, cached tasks too. */
+void mca_coll_scc_task_close(void);
+
+/* Stack bytes of a task's fiber (coll_scc_task_stack). */
+extern int mca_coll_scc_task_stack;
+
+END_C_DECLS
+
+#endif /* MCA_COLL_SCC_TASK_H */

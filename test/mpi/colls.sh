@@ -112,7 +112,7 @@ scc_run "$log" 3 --mca coll_scc_reduce_scatter_algorithm ring --mca coll_scc_sca
     --mca coll_scc_shm_slot_size 4096 --mca coll_scc_cma 0 -- "$prog"
 rc=$?
 [ $rc -eq 0 ] && scc_no_failures "$log" \
-    && scc_served "$log" 3 MPI_COMM_WORLD " reduce_scatter:ring=.* scan:ring=[0-9]+ exscan:ring=[0-9]+ alltoallw:ring=[0-9]+$" \
+    && scc_served "$log" 3 MPI_COMM_WORLD " reduce_scatter:ring=.* scan:ring=[0-9]+ exscan:ring=[0-9]+ alltoallw:ring=[0-9]+( i[a-z_]+:[a-z_]+=[0-9]+)*$" \
     && grep -a "(MPI_COMM_WORLD) rank [0-9]* size 3 calls:" "$log" \
         | awk '{ if (match($0, / reduce_scatter:fallback=[0-9]+/) &&
                      substr($0, RSTART + 25, RLENGTH - 25) + 0 > 10) bad++ }
@@ -127,7 +127,7 @@ scc_run "$log" 4 --mca coll_scc_mesh 2x2 --mca coll_scc_mesh_key rank \
     --mca coll_scc_mpb_emulate strict -- "$prog"
 rc=$?
 [ $rc -eq 0 ] && scc_no_failures "$log" \
-    && scc_served "$log" 4 MPI_COMM_WORLD " reduce_scatter:flat=[0-9]+ scan:flat=[0-9]+ scan:ring=[0-9]+ exscan:flat=[0-9]+ exscan:ring=[0-9]+ alltoallw:nocmsg=[0-9]+$"
+    && scc_served "$log" 4 MPI_COMM_WORLD " reduce_scatter:flat=[0-9]+ scan:flat=[0-9]+ scan:ring=[0-9]+ exscan:flat=[0-9]+ exscan:ring=[0-9]+ alltoallw:nocmsg=[0-9]+( i[a-z_]+:[a-z_]+=[0-9]+)*$"
 tap_check $? "reduce_scatter, scan, exscan, alltoallw on a 2x2 mesh, strict SCC emulation: served by scc, all right" "$log"
 
 # --mca coll ^scc: the component stays out (verbose asked for, nothing from it), results right

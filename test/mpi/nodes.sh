@@ -230,6 +230,33 @@ for v in "3p1 nodea:3,nodeb:1 slot" "2x2rr nodea:2,nodeb:2 node"; do
 done
 SCC_NODE_MAP=slot
 
+# Nonblocking and persistent forms across nodes (nbc.sh's programs): each collective's tasks
+# run the schedules across nodes, their pml waits stopping the task instead of blocking --
+# every collective nonblocking on 3 + 1, persistent with ranks round robin on 2 + 2, and the
+# application patterns of scc_nbc (many outstanding, starts before a chain of sends, ...)
+log="$SCC_LOGDIR/nodes-colls-i.log"
+nodes_run "$log" nodea:3,nodeb:1 4 -- "$colls" i
+rc=$?
+[ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
+    scc_served "$log" 4 MPI_COMM_WORLD "ibcast:tree=.*iallreduce:tree=.*ialltoall:ring=.*igather:tree=.*iscatter:tree=.*iallgather:bruck=.* ireduce_scatter:ring=.* iscan:leaders=.* iexscan:leaders=.* ialltoallw:ring=" &&
+    ! grep -a "(MPI_COMM_WORLD) rank [0-9]* size 4 calls:" "$log" | grep -qE " i(scan|exscan|alltoallw|bcast|allreduce):fallback="
+tap_check $? "every collective nonblocking across nodes (3 + 1): right, served by scc's algorithms across nodes" "$log"
+log="$SCC_LOGDIR/nodes-colls-init-rr.log"
+SCC_NODE_MAP=node nodes_run "$log" nodea:2,nodeb:2 4 -- "$colls" init
+rc=$?
+SCC_NODE_MAP=slot
+[ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
+    scc_served "$log" 4 MPI_COMM_WORLD " allreduce_init:[a-z]+=.* scan_init:leaders=.* exscan_init:leaders=" &&
+    ! grep -a "(MPI_COMM_WORLD) rank [0-9]* size 4 calls:" "$log" | grep -qE " (scan|exscan|alltoallw|bcast|allreduce)_init:fallback="
+tap_check $? "every collective persistent across nodes (2 + 2, round robin): right, served by scc" "$log"
+log="$SCC_LOGDIR/nodes-nbc.log"
+nodes_run "$log" nodea:2,nodeb:2 4 -- "$SCC_BUILDDIR/test/mpi/scc_nbc"
+rc=$?
+[ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
+    scc_served "$log" 4 MPI_COMM_WORLD " ibarrier:[a-z]+=[0-9]+ iallreduce:.* allreduce_init:[a-z]+=2000" &&
+    traffic_ok "$log" 4 "1 0"
+tap_check $? "scc_nbc across nodes (2 x 2): many outstanding, starts before a chain of sends, persistent: right, served by scc, the ways right" "$log"
+
 # A member that fails one call (scc_hang -f, as in hang.sh): across nodes too every member
 # ends it, through shared memory and the pml, and the next calls are right
 log="$SCC_LOGDIR/nodes-fault.log"

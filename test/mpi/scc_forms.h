@@ -161,7 +161,7 @@ static inline int scc_t_Barrier(MPI_Comm comm)
 
 /* Reads the form from argv[1] ("i": nonblocking, "init": persistent) and takes it out of
  * the arguments; false when persistent forms are asked for but not available. */
-static int scc_form_args(int *argc, char **argv)
+static inline int scc_form_args(int *argc, char **argv)
 {
     const char *f = *argc > 1 ? argv[1] : "";
     int take = 1;

@@ -57,7 +57,7 @@ static void tb_fail(const char *fmt, ...)
 }
 
 /* A buffer with guard zones on both sides. */
-static void *tb_alloc(size_t bytes)
+static inline void *tb_alloc(size_t bytes)
 {
     unsigned char *p = malloc(bytes + 2 * TB_GUARD);
     if (NULL == p) {
@@ -70,7 +70,7 @@ static void *tb_alloc(size_t bytes)
     return p + TB_GUARD;
 }
 
-static int tb_guards_ok(void *buf, const char *what)
+static inline int tb_guards_ok(void *buf, const char *what)
 {
     unsigned char *p = (unsigned char *) buf - TB_GUARD;
     size_t bytes = *(size_t *) (void *) p;
@@ -89,7 +89,7 @@ static int tb_guards_ok(void *buf, const char *what)
     return 1;
 }
 
-static void tb_free(void *buf)
+static inline void tb_free(void *buf)
 {
     if (NULL != buf) {
         free((unsigned char *) buf - TB_GUARD);

@@ -1,0 +1,94 @@
+#!/bin/sh
+# nbc.sh: nonblocking and persistent collectives served by coll/scc.  Every collective of
+# scc_colls in its nonblocking form (scc_colls i: MPI_Ibcast ... then a wait or a test loop)
+# and its persistent form (scc_colls init: MPI_Bcast_init, MPI_Start, wait), each checked
+# element by element, the counters showing scc's algorithms under the forms' own names and no
+# fallback; scc_nbc's application patterns (many outstanding, every order of ending, two
+# communicators, starts that must not wait for the other ranks, blocking calls between,
+# requests and datatypes freed early, persistent requests started thousands of times); a
+# forced algorithm in a form; the fallback inside a task (its nonblocking functions, never
+# blocking progress); the setup started by a nonblocking call.
+. "$SCC_SRCDIR/test/mpi/scc_lib.sh"
+
+colls="$SCC_BUILDDIR/test/mpi/scc_colls"
+nbc="$SCC_BUILDDIR/test/mpi/scc_nbc"
+all="bcast barrier reduce allreduce alltoall alltoallv gather scatter allgather reduce_scatter_block gatherv scatterv allgatherv reduce_scatter scan exscan alltoallw"
+
+# forms_served LOG NP PRE POST: on MPI_COMM_WORLD every collective in form PRE<name>POST was
+# served by scc on all NP processes, none by the fallback (prints what is missing)
+forms_served() {
+    _miss=""
+    for c in $all; do
+        scc_served "$1" "$2" MPI_COMM_WORLD " $3$c$4:[a-z_]*[^k]=[1-9]" || _miss="$_miss $3$c$4"
+    done
+    grep -a "(MPI_COMM_WORLD) rank [0-9]* size $2 calls:" "$1" | grep -qE " $3[a-z_]*$4:fallback=" \
+        && _miss="$_miss (fallback)"
+    [ -z "$_miss" ] || echo "# not served as they should be:$_miss"
+    [ -z "$_miss" ]
+}
+
+for form in i init; do
+    pre="" post=""
+    [ $form = i ] && pre=i
+    [ $form = init ] && post=_init
+    for np in $(scc_matrix "2 3 4" "3"); do
+        log="$SCC_LOGDIR/nbc-colls-$form-np$np.log"
+        scc_run "$log" "$np" -- "$colls" $form
+        rc=$?
+        run_ok "$log" $rc "$np"
+        forms_served "$log" "$np" "$pre" "$post"
+        tap_check $? "scc_colls $form, np=$np: all 17 collectives as ${pre}<name>${post} served by scc on MPI_COMM_WORLD, none by the fallback" "$log"
+    done
+    # the v-variants' cases (every root, zero and uneven counts, gaps, in place) in the form
+    log="$SCC_LOGDIR/nbc-colls-v-$form.log"
+    scc_run "$log" 4 -- "$colls" $form v 3000
+    rc=$?
+    run_ok "$log" $rc 4
+    scc_served "$log" 4 MPI_COMM_WORLD " ${pre}gatherv${post}:flat=[1-9].* ${pre}scatterv${post}:flat=[1-9].* ${pre}allgatherv${post}:flat=[1-9]"
+    tap_check $? "scc_colls $form v: gatherv, scatterv, allgatherv in the form served by flat" "$log"
+done
+
+# A forced algorithm holds in every form: DOPL for broadcasts, the NoC_Msg barrier
+log="$SCC_LOGDIR/nbc-forced.log"
+scc_run "$log" 4 --mca coll_scc_bcast_algorithm dopl --mca coll_scc_barrier_algorithm nocmsg \
+    -- "$colls" init
+rc=$?
+run_ok "$log" $rc 4
+scc_served "$log" 4 MPI_COMM_WORLD " bcast_init:dopl=[1-9]" \
+    && scc_served "$log" 4 MPI_COMM_WORLD " barrier_init:nocmsg=[1-9]" \
+    && ! grep -a "(MPI_COMM_WORLD) rank [0-9]* size 4 calls:" "$log" \
+        | grep -qE " (bcast|barrier)_init:(flat|tree|jia|fallback)="
+tap_check $? "forced dopl and nocmsg: the persistent broadcasts and barriers ran them, no other algorithm" "$log"
+
+for np in $(scc_matrix "2 3 5" "3"); do
+    log="$SCC_LOGDIR/nbc-np$np.log"
+    scc_run "$log" "$np" -- "$nbc"
+    rc=$?
+    run_ok "$log" $rc "$np"
+    scc_served "$log" "$np" MPI_COMM_WORLD " ibcast:.* ibarrier:tree=[0-9]+ iallreduce:.* ialltoall:flat=[0-9]+ igather:flat=[0-9]+ iallgather:flat=[0-9]+ ireduce_scatter_block:flat=[0-9]+ bcast_init:.* allreduce_init:[a-z]+=2000" \
+        && ! grep -aE "size $np calls:" "$log" | grep -q ":fallback="
+    tap_check $? "scc_nbc np=$np: every nonblocking and persistent call served by scc, the 2000 starts of one persistent allreduce counted" "$log"
+done
+
+# Declined inside a task: the fallback's nonblocking functions, waited for at the task's turn
+# (the starts before the chain of sends still return at once)
+log="$SCC_LOGDIR/nbc-fallback.log"
+scc_run "$log" 3 --mca coll_scc_allreduce_algorithm fallback \
+    --mca coll_scc_alltoall_algorithm fallback -- "$nbc"
+rc=$?
+run_ok "$log" $rc 3
+scc_served "$log" 3 MPI_COMM_WORLD " iallreduce:fallback=[1-9].* ialltoall:fallback=[1-9]" \
+    && scc_served "$log" 3 MPI_COMM_WORLD " igather:flat=[1-9]"
+tap_check $? "allreduce and alltoall forced to the fallback: their tasks ran the fallback's, the rest scc's" "$log"
+
+# Setup started by a nonblocking call: the first 5 calls go to the fallback, the 6th (a
+# nonblocking one) sets the communicator up inside its task, without blocking
+log="$SCC_LOGDIR/nbc-lazy.log"
+SCC_SETUP_CALLS=5 scc_run "$log" 3 -- "$nbc"
+rc=$?
+run_ok "$log" $rc 3
+[ "$(grep -ac "(MPI_COMM_WORLD) rank [0-9]* size 3: set up at call 6 " "$log")" -eq 3 ] \
+    && scc_served "$log" 3 MPI_COMM_WORLD " iallreduce:flat=[1-9]"
+tap_check $? "setup_calls 5: MPI_COMM_WORLD set up at call 6 (a nonblocking one) on every process, then served" "$log"
+
+tap_done

@@ -1,0 +1,356 @@
+/* scc_nbc.c: nonblocking and persistent collectives as applications use them -- many
+ * outstanding at once on one communicator and on several, ended in every order the standard
+ * allows (in order, reversed, by MPI_Testsome, each rank its own way), mixed with blocking
+ * collectives and with point-to-point messages that a blocking start would deadlock on,
+ * requests freed while active, datatypes freed right after the start, persistent requests
+ * started thousands of times and by MPI_Startall.  Every result checked element by element. */
+#include "scc_test.h"
+#include "scc_forms.h"
+
+#define NOPS 7
+static int rank, size;
+
+/* One nonblocking operation of kind k on comm, its buffers, and its check. */
+typedef struct {
+    int kind, count, root, salt;
+    int *in, *out;
+    MPI_Request req;
+} op_t;
+
+static const char *const kind_name[NOPS] = { "ibcast", "iallreduce", "ialltoall", "igather",
+                                             "iallgather", "ireduce_scatter_block", "ibarrier" };
+
+static void op_start(op_t *o, int kind, int count, int salt, MPI_Comm comm)
+{
+    int n, me;
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &me);
+    o->kind = kind;
+    o->count = count;
+    o->salt = salt;
+    o->root = salt % n;
+    o->in = malloc(sizeof(int) * (size_t) count * n + 4);
+    o->out = malloc(sizeof(int) * (size_t) count * n + 4);
+    for (size_t i = 0; i < (size_t) count * n; ++i) {
+        o->in[i] = tb_val(me, i, salt);
+        o->out[i] = -1;
+    }
+    switch (kind) {
+    case 0:
+        if (me != o->root) {
+            memset(o->in, 0, sizeof(int) * (size_t) count);
+        }
+        MPI_Ibcast(o->in, count, MPI_INT, o->root, comm, &o->req);
+        break;
+    case 1:
+        MPI_Iallreduce(o->in, o->out, count, MPI_INT, MPI_SUM, comm, &o->req);
+        break;
+    case 2:
+        MPI_Ialltoall(o->in, count, MPI_INT, o->out, count, MPI_INT, comm, &o->req);
+        break;
+    case 3:
+        MPI_Igather(o->in, count, MPI_INT, o->out, count, MPI_INT, o->root, comm, &o->req);
+        break;
+    case 4:
+        MPI_Iallgather(o->in, count, MPI_INT, o->out, count, MPI_INT, comm, &o->req);
+        break;
+    case 5:
+        MPI_Ireduce_scatter_block(o->in, o->out, count, MPI_INT, MPI_SUM, comm, &o->req);
+        break;
+    default:
+        MPI_Ibarrier(comm, &o->req);
+        break;
+    }
+}
+
+/* Checks o's result (its request ended) and frees its buffers. */
+static void op_check(op_t *o, MPI_Comm comm, const char *where)
+{
+    int n, me, bad = -1;
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &me);
+    tb_case();
+    for (size_t i = 0; i < (size_t) o->count && bad < 0; ++i) {
+        int32_t want = 0;
+        switch (o->kind) {
+        case 0:
+            bad = o->in[i] != tb_val(o->root, i, o->salt) ? (int) i : -1;
+            break;
+        case 1:
+            for (int r = 0; r < n; ++r) {
+                want += tb_val(r, i, o->salt);
+            }
+            bad = o->out[i] != want ? (int) i : -1;
+            break;
+        case 2:
+            for (int r = 0; r < n && bad < 0; ++r) {
+                bad = o->out[r * o->count + i] != tb_val(r, me * o->count + i, o->salt)
+                          ? (int) i : -1;
+            }
+            break;
+        case 3:
+        case 4:
+            for (int r = 0; r < n && bad < 0 && (4 == o->kind || me == o->root); ++r) {
+                bad = o->out[r * o->count + i] != tb_val(r, i, o->salt) ? (int) i : -1;
+            }
+            break;
+        case 5:
+            for (int r = 0; r < n; ++r) {
+                want += tb_val(r, me * o->count + i, o->salt);
+            }
+            bad = o->out[i] != want ? (int) i : -1;
+            break;
+        default:
+            break;
+        }
+    }
+    if (bad >= 0) {
+        tb_fail("%s: %s of %d ints (salt %d): element %d wrong", where, kind_name[o->kind],
+                o->count, o->salt, bad);
+    }
+    free(o->in);
+    free(o->out);
+}
+
+/* K operations of every kind outstanding on comm, ended in order `how`. */
+static void many_outstanding(MPI_Comm comm, const char *name, int count, int how, int salt)
+{
+    op_t ops[3 * NOPS];
+    MPI_Request reqs[3 * NOPS];
+    int k = 3 * NOPS, left = k, idx[3 * NOPS], nd;
+    char where[128];
+
+    for (int i = 0; i < k; ++i) {
+        op_start(&ops[i], i % NOPS, count, salt + i, comm);
+        reqs[i] = ops[i].req;
+    }
+    snprintf(where, sizeof(where), "%s, %d outstanding, %d ints, end %d", name, k, count, how);
+    switch (how) {
+    case 0:     /* all at once */
+        MPI_Waitall(k, reqs, MPI_STATUSES_IGNORE);
+        break;
+    case 1:     /* one by one, the last started first */
+        for (int i = k - 1; i >= 0; --i) {
+            MPI_Wait(&reqs[i], MPI_STATUS_IGNORE);
+        }
+        break;
+    case 2:     /* in whatever order they end, each rank polling its own way */
+        while (left > 0) {
+            MPI_Testsome(k, reqs, &nd, idx, MPI_STATUSES_IGNORE);
+            if (MPI_UNDEFINED == nd) {
+                break;
+            }
+            left -= nd;
+        }
+        break;
+    default:    /* even ranks from the end, odd ranks from the start */
+        for (int i = 0; i < k; ++i) {
+            MPI_Wait(&reqs[rank % 2 ? i : k - 1 - i], MPI_STATUS_IGNORE);
+        }
+        break;
+    }
+    for (int i = 0; i < k; ++i) {
+        op_check(&ops[i], comm, where);
+    }
+}
+
+/* Two communicators, each rank ending them in its own order. */
+static void two_comms(MPI_Comm a, MPI_Comm b, int count)
+{
+    op_t x, y;
+    op_start(&x, 1, count, 11, a);
+    op_start(&y, 1, count, 12, b);
+    if (rank % 2) {
+        MPI_Wait(&x.req, MPI_STATUS_IGNORE);
+        MPI_Wait(&y.req, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Wait(&y.req, MPI_STATUS_IGNORE);
+        MPI_Wait(&x.req, MPI_STATUS_IGNORE);
+    }
+    op_check(&x, a, "two communicators, first");
+    op_check(&y, b, "two communicators, second");
+}
+
+/* A chain of messages each rank sends only after starting the collective: a start that
+ * waited for the other ranks would never return. */
+static void start_is_local(MPI_Comm comm, int kind, int count)
+{
+    op_t o;
+    int token = 0, n, me;
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &me);
+    if (me > 0) {
+        MPI_Recv(&token, 1, MPI_INT, me - 1, 5, comm, MPI_STATUS_IGNORE);
+    }
+    op_start(&o, kind, count, 21 + kind, comm);
+    if (me < n - 1) {
+        MPI_Send(&token, 1, MPI_INT, me + 1, 5, comm);
+    }
+    MPI_Wait(&o.req, MPI_STATUS_IGNORE);
+    op_check(&o, comm, "start before the chain of sends");
+}
+
+/* A blocking collective between a start and its wait, on the same communicator. */
+static void blocking_between(MPI_Comm comm, int count)
+{
+    op_t o;
+    int v = rank, sum = 0;
+    op_start(&o, 2, count, 31, comm);
+    MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, comm);
+    tb_case();
+    if (sum != size * (size - 1) / 2) {
+        tb_fail("blocking allreduce between a start and its wait: %d", sum);
+    }
+    MPI_Wait(&o.req, MPI_STATUS_IGNORE);
+    op_check(&o, comm, "ialltoall around a blocking allreduce");
+}
+
+/* A request freed while active, and a datatype freed right after the start. */
+static void freed(MPI_Comm comm, int count)
+{
+    MPI_Request r;
+    MPI_Datatype vec;
+    int *in = malloc(sizeof(int) * 2 * (size_t) count * size), *out;
+    int junk = rank, bad = 0;
+
+    MPI_Ibarrier(comm, &r);
+    MPI_Request_free(&r);
+    tb_case();
+    if (MPI_REQUEST_NULL != r) {
+        tb_fail("MPI_Request_free left the request");
+    }
+    /* every other int of the buffer */
+    MPI_Type_vector(count, 1, 2, MPI_INT, &vec);
+    MPI_Type_commit(&vec);
+    out = malloc(sizeof(int) * 2 * (size_t) count * size);
+    for (int i = 0; i < 2 * count; ++i) {
+        in[i] = i % 2 ? -7 : tb_val(rank, i / 2, 41);
+    }
+    for (int i = 0; i < 2 * count * size; ++i) {
+        out[i] = -9;
+    }
+    MPI_Iallgather(in, 1, vec, out, 1, vec, comm, &r);
+    MPI_Type_free(&vec);
+    MPI_Allreduce(MPI_IN_PLACE, &junk, 1, MPI_INT, MPI_MAX, comm);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    /* the type's extent is 2 count - 1 ints: rank r's block starts at r (2 count - 1) */
+    for (int r2 = 0; r2 < size; ++r2) {
+        for (int i = 0; i < count; ++i) {
+            bad += out[(size_t) r2 * (2 * count - 1) + 2 * (size_t) i] != tb_val(r2, i, 41);
+        }
+    }
+    tb_case();
+    if (bad) {
+        tb_fail("iallgather with a vector type freed after the start: %d wrong", bad);
+    }
+    free(in);
+    free(out);
+}
+
+#if SCC_HAVE_PERSISTENT
+/* Persistent requests: one allreduce started `iters` times with new data each time, a
+ * broadcast per root started together (MPI_Startall). */
+static void persistent(MPI_Comm comm, int count, int iters)
+{
+    int *in = calloc((size_t) count, sizeof(int)), *out = calloc((size_t) count, sizeof(int));
+    int *bb = malloc(sizeof(int) * (size_t) count * size), bad = 0;
+    MPI_Request r, *rb = malloc(sizeof(MPI_Request) * size);
+
+    SCC_PINIT(Allreduce)(in, out, count, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL, &r);
+    for (int it = 0; it < iters; ++it) {
+        for (int i = 0; i < count; ++i) {
+            in[i] = tb_val(rank, i, it);
+        }
+        MPI_Start(&r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        for (int i = 0; i < count; ++i) {
+            int32_t want = 0;
+            for (int q = 0; q < size; ++q) {
+                want += tb_val(q, i, it);
+            }
+            bad += out[i] != want;
+        }
+    }
+    MPI_Request_free(&r);
+    tb_case();
+    if (bad) {
+        tb_fail("persistent allreduce of %d ints started %d times: %d wrong", count, iters, bad);
+    }
+    for (int root = 0; root < size; ++root) {
+        SCC_PINIT(Bcast)(bb + (size_t) root * count, count, MPI_INT, root, comm, MPI_INFO_NULL,
+                         &rb[root]);
+    }
+    for (int it = 0; it < 3; ++it) {
+        for (int root = 0; root < size; ++root) {
+            for (int i = 0; i < count; ++i) {
+                bb[(size_t) root * count + i] = root == rank ? tb_val(root, i, 50 + it) : -1;
+            }
+        }
+        MPI_Startall(size, rb);
+        MPI_Waitall(size, rb, MPI_STATUSES_IGNORE);
+        bad = 0;
+        for (int root = 0; root < size; ++root) {
+            for (int i = 0; i < count; ++i) {
+                bad += bb[(size_t) root * count + i] != tb_val(root, i, 50 + it);
+            }
+        }
+        tb_case();
+        if (bad) {
+            tb_fail("persistent broadcasts from every root, MPI_Startall: %d wrong", bad);
+        }
+    }
+    for (int root = 0; root < size; ++root) {
+        MPI_Request_free(&rb[root]);
+    }
+    free(in);
+    free(out);
+    free(bb);
+    free(rb);
+}
+#endif
+
+int main(int argc, char **argv)
+{
+    static const int counts[] = { 2, 300, 20000 };
+    MPI_Comm dup;
+    int rc;
+
+    tb_prog = "scc_nbc";
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    for (int c = 0; c < 3; ++c) {
+        for (int how = 0; how < 4; ++how) {
+            many_outstanding(MPI_COMM_WORLD, "world", counts[c], how, 100 * how + c);
+        }
+        many_outstanding(dup, "dup", counts[c], 3, 7 + c);
+        two_comms(MPI_COMM_WORLD, dup, counts[c]);
+        for (int kind = 0; kind < NOPS; ++kind) {
+            start_is_local(MPI_COMM_WORLD, kind, counts[c]);
+        }
+        blocking_between(dup, counts[c]);
+        freed(MPI_COMM_WORLD, counts[c]);
+    }
+    {
+        /* 64 small allreduces outstanding on one communicator */
+        op_t ops[64];
+        MPI_Request reqs[64];
+        for (int i = 0; i < 64; ++i) {
+            op_start(&ops[i], 1, 2, 60 + i, dup);
+            reqs[i] = ops[i].req;
+        }
+        MPI_Waitall(64, reqs, MPI_STATUSES_IGNORE);
+        for (int i = 0; i < 64; ++i) {
+            op_check(&ops[i], dup, "64 outstanding");
+        }
+    }
+#if SCC_HAVE_PERSISTENT
+    persistent(MPI_COMM_WORLD, 2, 2000);
+    persistent(dup, 30000, 20);
+#endif
+    MPI_Comm_free(&dup);
+    rc = tb_finish();
+    MPI_Finalize();
+    return rc;
+}

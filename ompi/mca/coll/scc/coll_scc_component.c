@@ -225,6 +225,7 @@ static void scc_check_params(void)
         [SCC_PARAM_SETUP_CALLS] = &cs->setup_calls,
         [SCC_PARAM_SHM_RESIDENT] = &cs->shm_resident,
         [SCC_PARAM_MPB_STRICT_TEST] = &mca_coll_scc_strict_test,
+        [SCC_PARAM_TASK_STACK] = &mca_coll_scc_task_stack,
     };
     char why[320], given[64], used[64], name[64];
     int fanout[8], n, C, R;
@@ -458,7 +459,7 @@ int mca_coll_scc_register_params(void)
     mca_coll_scc_reg_int("task_stack",
         "Stack bytes of each nonblocking or persistent collective in flight (its blocking "
         "code runs on a stack of its own, reserved, touched only as deep as it goes): 65536 "
-        "to 67108864; a value outside goes to the nearest bound",
+        "to 67108864, in pages",
         OPAL_INFO_LVL_9, &mca_coll_scc_task_stack, 262144);
     (void) mca_coll_scc_agree_register_params();
     (void) mca_coll_scc_trace_register_params();

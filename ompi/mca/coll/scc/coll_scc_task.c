@@ -112,7 +112,8 @@ static void scc_task_advance(mca_coll_scc_module_t *m, mca_coll_scc_task_t **don
         if (!t->fiber.done) {
             return;
         }
-        m->q_head = t->next;
+        /* (release: a blocking call waiting for an empty queue then sees the task done) */
+        __atomic_store_n(&m->q_head, t->next, __ATOMIC_RELEASE);
         if (NULL == m->q_head) {
             m->q_tail = NULL;
         }
@@ -290,14 +291,6 @@ static int scc_task_start(size_t count, ompi_request_t **reqs)
     return OMPI_SUCCESS;
 }
 
-/* coll_scc_task_stack within its bounds (the blocking calls need about 40 KB: the bound
- * leaves room for the datatype engine and the fallback's functions). */
-static size_t scc_task_stack_bytes(void)
-{
-    int v = mca_coll_scc_task_stack;
-    return (size_t) (v < 65536 ? 65536 : (v > 67108864 ? 67108864 : v));
-}
-
 /* A task from the cache, or a new one with its stack. */
 static mca_coll_scc_task_t *scc_task_get(void)
 {
@@ -315,7 +308,7 @@ static mca_coll_scc_task_t *scc_task_get(void)
         return t;
     }
     t = OBJ_NEW(mca_coll_scc_task_t);
-    if (NULL != t && 0 != scc_fiber_init(&t->fiber, scc_task_stack_bytes())) {
+    if (NULL != t && 0 != scc_fiber_init(&t->fiber, (size_t) mca_coll_scc_task_stack)) {
         OBJ_RELEASE(t);
         t = NULL;
     }

@@ -1,0 +1,80 @@
+#!/bin/bash
+# osu_nbc.sh: OSU's nonblocking collective benchmarks (osu_iallreduce, ...) on coll/scc against
+# libnbc (what serves them without scc), and against scc's own blocking latency (osu_allreduce,
+# ...) at the same size: three runs per pass, alternating, several passes, medians.  OSU's
+# nonblocking "Pure Comm." column is the start-to-wait latency without computation.  The
+# project neither includes nor builds OSU: give the directory of your build (OSU 7: the one
+# holding non_blocking/ and blocking/).
+set -u -o pipefail
+
+usage() {
+    cat << 'EOF2'
+usage: test/bench/osu_nbc.sh [options] OSU_COLLECTIVE_DIR
+  -n LIST   process counts (default "2 4 8")
+  -C LIST   collectives (default "allreduce bcast reduce barrier allgather alltoall gather scatter")
+  -p N      passes (default 3)
+  -m MAX    largest message (default 1048576)
+  -i N      iterations per size (default 200; warm-up N/10)
+  -o DIR    results directory (default build/bench-results/<date>-osu-nbc)
+  -b DIR    the build tree (default ./build)
+The table per process count: size, then medians over passes of scc's nonblocking pure
+communication latency, libnbc's, scc's blocking latency (us), and the ratios scc-i / scc
+blocking and scc-i / libnbc.  Each run's verbose counters must show scc serving the form.
+EOF2
+}
+
+nps="2 4 8" colls="allreduce bcast reduce barrier allgather alltoall gather scatter"
+passes=3 max=1048576 iters=200 out="" build=./build
+while getopts "n:C:p:m:i:o:b:h" opt; do
+    case $opt in
+    n) nps=$OPTARG ;; C) colls=$OPTARG ;; p) passes=$OPTARG ;; m) max=$OPTARG ;;
+    i) iters=$OPTARG ;; o) out=$OPTARG ;; b) build=$OPTARG ;;
+    *) usage >&2; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 1 ] || { usage >&2; exit 2; }
+osu=$1
+[ -x "$osu/non_blocking/osu_iallreduce" ] || { echo "osu_nbc: no $osu/non_blocking/osu_iallreduce" >&2; exit 2; }
+out=${out:-$build/bench-results/$(date +%Y-%m-%d-%H%M)-osu-nbc}
+mkdir -p "$out/raw"
+lib=$(cd "$build/ompi/mca/coll/scc/.libs" && pwd)
+base=$(dirname "$(find /usr/lib /usr/local/lib -name mca_coll_tuned.so -print -quit 2> /dev/null)")
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+scc="--mca mca_base_component_path $lib:$base --mca coll scc,tuned,basic,libnbc,self --mca coll_scc_verbose 2"
+nbc="--mca coll tuned,basic,libnbc,self"
+echo "$0 $*" > "$out/command"
+
+# run NAME NP OPTS PROGRAM: one OSU run, its table as "size value" in raw/NAME
+run() {
+    local name=$1 np=$2 opts=$3 prog=$4 col=2 lf="$out/raw/$1.log"
+    case $prog in */osu_i*) col=4 ;; esac
+    # shellcheck disable=SC2086
+    timeout 900 mpirun -np "$np" --oversubscribe --bind-to none $opts "$osu/$prog" \
+        -m "$max" -i "$iters" -x $((iters / 10)) > "$lf" 2>&1 || { echo "osu_nbc: $name failed ($lf)" >&2; return 1; }
+    awk -v c=$col '$1 ~ /^[0-9]+$/ && NF >= c { print $1, $c } /^ +[0-9.]+ +[0-9.]+/ && NF >= 4 { print 0, $c }' "$lf" > "$out/raw/$name"
+}
+
+for np in $nps; do
+    for c in $colls; do
+        for p in $(seq 1 "$passes"); do
+            run "scc-i-$c-np$np-$p" "$np" "$scc" "non_blocking/osu_i$c" || exit 1
+            grep -aq "(MPI_COMM_WORLD) rank 0 size $np calls:.* i$c:[a-z_]*[^k]=" "$out/raw/scc-i-$c-np$np-$p.log" \
+                || { echo "osu_nbc: scc did not serve i$c (np $np)" >&2; exit 1; }
+            run "nbc-i-$c-np$np-$p" "$np" "$nbc" "non_blocking/osu_i$c" || exit 1
+            run "scc-b-$c-np$np-$p" "$np" "$scc" "blocking/osu_$c" || exit 1
+        done
+        # medians per size over passes, the ratios
+        for k in scc-i nbc-i scc-b; do
+            cat "$out/raw/$k-$c-np$np-"[0-9]* | awk '{ v[$1] = v[$1] " " $2 } END { for (s in v) print s, v[s] }' |
+                while read -r s vals; do
+                    echo "$s $(echo "$vals" | tr ' ' '\n' | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')"
+                done | sort -g > "$out/$k-$c-np$np.med"
+        done
+        {
+            echo "# i$c, np $np: size  scc-i  libnbc-i  scc-blocking  scc-i/scc-b  scc-i/libnbc (us, medians of $passes)"
+            join "$out/scc-i-$c-np$np.med" "$out/nbc-i-$c-np$np.med" | join - "$out/scc-b-$c-np$np.med" |
+                awk '{ printf "%8d %9.2f %9.2f %9.2f %7.2f %7.2f\n", $1, $2, $3, $4, ($4 > 0 ? $2 / $4 : 0), ($3 > 0 ? $2 / $3 : 0) }'
+        } | tee "$out/i$c-np$np.txt"
+    done
+done

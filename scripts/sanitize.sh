@@ -7,7 +7,8 @@
 # Builds the component, the unit tests and the MPI test programs with
 # -fsanitize=address,undefined -fno-omit-frame-pointer -g -O1 in a build of their own
 # ($SCC_SANITIZE_BUILDDIR, default build/sanitize), then runs the unit tests (leak checking
-# on) and the MPI tests colls.sh, matrix.sh at 2, 3 and 4 processes (SCC_TEST_NP), sig.sh (the
+# on) and the MPI tests colls.sh, nbc.sh (tasks on their own stacks, told to the sanitizer),
+# matrix.sh at 2, 3 and 4 processes (SCC_TEST_NP), sig.sh (the
 # type-signature variants: packing, zero-size types, in place) and soak.sh
 # for 20 + 10 s (SCC_SOAK_SECONDS; without its memory bounds: ASan's allocator keeps freed
 # memory in quarantine).  The MPI tests run reduced (SCC_TEST_REDUCED=1: every kind of case,
@@ -72,7 +73,7 @@ SCC_PRELOAD="$asan" SCC_MPIRUN_EXTRA="-x ASAN_OPTIONS -x UBSAN_OPTIONS" \
 SCC_TEST_NP=${SCC_TEST_NP:-2 3 4} SCC_TEST_REDUCED=${SCC_TEST_REDUCED:-1} \
 SCC_TEST_MAXBYTES=${SCC_TEST_MAXBYTES-70000} \
 SCC_TIMEOUT=${SCC_TIMEOUT:-900} SCC_SOAK_SECONDS=${SCC_SOAK_SECONDS:-20} SCC_SOAK_MEMORY=0 \
-    make check TESTS="${SCC_SANITIZE_TESTS:-test/mpi/colls.sh test/mpi/matrix.sh test/mpi/sig.sh test/mpi/soak.sh}" \
+    make check TESTS="${SCC_SANITIZE_TESTS:-test/mpi/colls.sh test/mpi/nbc.sh test/mpi/matrix.sh test/mpi/sig.sh test/mpi/soak.sh}" \
     > make-check-mpi.out 2>&1
 rc_mpi=$?
 t3=$(date +%s)

@@ -5,7 +5,8 @@
 # element by element, the counters showing scc's algorithms under the forms' own names and no
 # fallback; scc_nbc's application patterns (many outstanding, every order of ending, two
 # communicators, starts that must not wait for the other ranks, blocking calls between,
-# requests and datatypes freed early, persistent requests started thousands of times); a
+# requests and datatypes freed early, persistent requests started thousands of times, two
+# threads at once); a
 # forced algorithm in a form; the fallback inside a task (its nonblocking functions, never
 # blocking progress); the setup started by a nonblocking call.
 . "$SCC_SRCDIR/test/mpi/scc_lib.sh"
@@ -69,6 +70,15 @@ for np in $(scc_matrix "2 3 5" "3"); do
         && ! grep -aE "size $np calls:" "$log" | grep -q ":fallback="
     tap_check $? "scc_nbc np=$np: every nonblocking and persistent call served by scc, the 2000 starts of one persistent allreduce counted" "$log"
 done
+
+# MPI_THREAD_MULTIPLE: two threads at once, each starting and ending operations on a
+# communicator of its own (whose setup is a task in that thread), besides the rest
+log="$SCC_LOGDIR/nbc-threads.log"
+scc_run "$log" 3 -- "$nbc" -t
+rc=$?
+run_ok "$log" $rc 3
+[ "$(grep -a "(MPI COMMUNICATOR [0-9]* DUP FROM 0) rank [0-9]* size 3 calls: ibcast:[a-z]*=[0-9]* .*ireduce_scatter_block:flat=60$" "$log" | wc -l)" -eq 6 ]
+tap_check $? "two threads with a communicator each: every nonblocking call of both served by scc, right" "$log"
 
 # Declined inside a task: the fallback's nonblocking functions, waited for at the task's turn
 # (the starts before the chain of sends still return at once)

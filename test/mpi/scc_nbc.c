@@ -3,7 +3,10 @@
  * allows (in order, reversed, by MPI_Testsome, each rank its own way), mixed with blocking
  * collectives and with point-to-point messages that a blocking start would deadlock on,
  * requests freed while active, datatypes freed right after the start, persistent requests
- * started thousands of times and by MPI_Startall.  Every result checked element by element. */
+ * started thousands of times and by MPI_Startall; with -t, also two threads at once, each
+ * with its communicator (MPI_THREAD_MULTIPLE).  Every result checked element by element. */
+#include <pthread.h>
+
 #include "scc_test.h"
 #include "scc_forms.h"
 
@@ -309,17 +312,47 @@ static void persistent(MPI_Comm comm, int count, int iters)
 }
 #endif
 
+/* A thread's share: its own communicator, operations outstanding, ended in every order. */
+static void *thread_main(void *p)
+{
+    MPI_Comm comm = *(MPI_Comm *) p;
+    for (int it = 0; it < 20; ++it) {
+        many_outstanding(comm, "thread", it % 3 ? 3 : 5000, it % 4, 200 + it);
+    }
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     static const int counts[] = { 2, 300, 20000 };
     MPI_Comm dup;
-    int rc;
+    int rc, provided, threads = argc > 1 && 0 == strcmp(argv[1], "-t");
 
     tb_prog = "scc_nbc";
-    MPI_Init(&argc, &argv);
+    MPI_Init_thread(&argc, &argv, threads ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (threads && provided < MPI_THREAD_MULTIPLE) {
+        tb_fail("MPI_THREAD_MULTIPLE not provided");
+        threads = 0;
+    }
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    if (threads) {
+        /* two threads, each with a communicator of its own, tasks of both in flight at once
+           (and resumed by either thread's progress) */
+        MPI_Comm tc[2];
+        pthread_t t[2];
+        MPI_Comm_dup(MPI_COMM_WORLD, &tc[0]);
+        MPI_Comm_dup(MPI_COMM_WORLD, &tc[1]);
+        for (int i = 0; i < 2; ++i) {
+            pthread_create(&t[i], NULL, thread_main, &tc[i]);
+        }
+        for (int i = 0; i < 2; ++i) {
+            pthread_join(t[i], NULL);
+        }
+        MPI_Comm_free(&tc[0]);
+        MPI_Comm_free(&tc[1]);
+    }
     for (int c = 0; c < 3; ++c) {
         for (int how = 0; how < 4; ++how) {
             many_outstanding(MPI_COMM_WORLD, "world", counts[c], how, 100 * how + c);

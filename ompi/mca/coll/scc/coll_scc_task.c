@@ -6,6 +6,7 @@
 #include "coll_scc_task.h"
 #include "coll_scc_xport.h"
 #include "opal/runtime/opal_progress.h"
+#include "opal/threads/thread_usage.h"
 
 int mca_coll_scc_task_stack = 256 * 1024;
 
@@ -20,8 +21,17 @@ static bool scc_registered;
 static mca_coll_scc_task_t *scc_cache[SCC_TASK_CACHE];
 static int scc_ncache;
 
+/* The same word without atomics when one thread calls MPI: then it only keeps a progress
+ * call made inside a task (a fallback's start may progress) from resuming the running task. */
 static inline bool scc_trylock(void)
 {
+    if (!opal_using_threads()) {
+        if (scc_lock_word) {
+            return false;
+        }
+        scc_lock_word = 1;
+        return true;
+    }
     return 0 == __atomic_exchange_n(&scc_lock_word, 1, __ATOMIC_ACQUIRE);
 }
 

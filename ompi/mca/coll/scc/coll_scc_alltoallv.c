@@ -114,5 +114,6 @@ int mca_coll_scc_alltoallv(const void *sbuf, const int *scounts, const int *sdis
         }
     }
     mca_coll_scc_count(m, SCC_COLL_ALLTOALLV, SCC_ALG_FALLBACK);
-    return SCC_FALLBACK(m, alltoallv, sbuf, scounts, sdispls, sdtype, rbuf, rcounts, rdispls, rdtype, comm);
+    return SCC_FALLBACK(m, alltoallv, sbuf, scounts, sdispls, sdtype, rbuf, rcounts, rdispls,
+                        rdtype, comm);
 }

@@ -19,5 +19,6 @@ int mca_coll_scc_alltoallw(const void *sbuf, const int *scounts, const int *sdis
         }
     }
     mca_coll_scc_count(m, SCC_COLL_ALLTOALLW, SCC_ALG_FALLBACK);
-    return SCC_FALLBACK(m, alltoallw, sbuf, scounts, sdispls, sdtypes, rbuf, rcounts, rdispls, rdtypes, comm);
+    return SCC_FALLBACK(m, alltoallw, sbuf, scounts, sdispls, sdtypes, rbuf, rcounts, rdispls,
+                        rdtypes, comm);
 }

@@ -111,5 +111,6 @@ int mca_coll_scc_gatherv(const void *sbuf, int scount, struct ompi_datatype_t *s
 
 fallback:
     mca_coll_scc_count(m, SCC_COLL_GATHERV, SCC_ALG_FALLBACK);
-    return SCC_FALLBACK(m, gatherv, sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype, root, comm);
+    return SCC_FALLBACK(m, gatherv, sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype, root,
+                        comm);
 }

@@ -103,5 +103,6 @@ int mca_coll_scc_scatterv(const void *sbuf, const int *scounts, const int *displ
 
 fallback:
     mca_coll_scc_count(m, SCC_COLL_SCATTERV, SCC_ALG_FALLBACK);
-    return SCC_FALLBACK(m, scatterv, sbuf, scounts, displs, sdtype, rbuf, rcount, rdtype, root, comm);
+    return SCC_FALLBACK(m, scatterv, sbuf, scounts, displs, sdtype, rbuf, rcount, rdtype, root,
+                        comm);
 }

@@ -61,7 +61,8 @@ static void scc_task_destruct(mca_coll_scc_task_t *t)
     scc_fiber_fini(&t->fiber);
 }
 
-OBJ_CLASS_INSTANCE(mca_coll_scc_task_t, ompi_coll_base_nbc_request_t, scc_task_construct, scc_task_destruct);
+OBJ_CLASS_INSTANCE(mca_coll_scc_task_t, ompi_coll_base_nbc_request_t, scc_task_construct,
+                   scc_task_destruct);
 
 /* ------------------------------------------------------------ what a task holds */
 

@@ -40,6 +40,8 @@
  *                      (nonblocking base, FT agreement, UCC, HCOLL) were renumbered in 5.0:
  *                      name tags through the macros, never by number; a call's own tag:
  *                      scc_coll_reserve_tag(comm), ompi_coll_base_nbc_reserve_tags in both
+ *   threads in use     opal_using_threads() in both; opal/threads/thread_usage.h |
+ *                      opal/mca/threads/thread_usage.h (included here)
  *   idle progress      scc_yield_when_idle() (also SCC_YIELD_WHEN_IDLE()), scc_yield()
  *                      opal_progress_yield_when_idle in both; sched_yield() | opal_thread_yield()
  *   runtime up         scc_rte_ready(): false where no job runs (ompi_info opens components)
@@ -100,8 +102,10 @@
 #include "ompi/runtime/mpiruntime.h"
 #if OMPI_MAJOR_VERSION == 4
 #include "opal/mca/pmix/pmix.h"
+#include "opal/threads/thread_usage.h"
 #else
 #include "opal/mca/pmix/pmix-internal.h"
+#include "opal/mca/threads/thread_usage.h"
 #endif
 #include "ompi/communicator/communicator.h"
 #include "ompi/mca/coll/coll.h"

@@ -6,7 +6,6 @@
 #include "coll_scc_task.h"
 #include "coll_scc_xport.h"
 #include "opal/runtime/opal_progress.h"
-#include "opal/threads/thread_usage.h"
 
 int mca_coll_scc_task_stack = 256 * 1024;
 

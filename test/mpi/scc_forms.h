@@ -7,11 +7,14 @@
 #define SCC_FORMS_H
 
 #include <mpi.h>
-#if !defined(MPI_VERSION) || MPI_VERSION < 4
+/* MPI 4's names (Open MPI 5 has them while it reports MPI 3.1), else Open MPI 4.1's */
+#if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
+#define SCC_MPI4_PERSISTENT 1
+#else
 #include <mpi-ext.h>
 #endif
 
-#if MPI_VERSION >= 4
+#if defined(SCC_MPI4_PERSISTENT)
 #define SCC_PINIT(name) MPI_##name##_init
 #define SCC_HAVE_PERSISTENT 1
 #elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ

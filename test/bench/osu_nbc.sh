@@ -17,6 +17,7 @@ usage: test/bench/osu_nbc.sh [options] OSU_COLLECTIVE_DIR
   -i N      iterations per size (default 200; warm-up N/10)
   -o DIR    results directory (default build/bench-results/<date>-osu-nbc)
   -b DIR    the build tree (default ./build)
+  -B BIND   mpirun --bind-to (default core; more processes than cores: none)
 The table per process count: size, then medians over passes of scc's nonblocking pure
 communication latency, libnbc's, scc's blocking latency (us), and the ratios scc-i / scc
 blocking and scc-i / libnbc.  Each run's verbose counters must show scc serving the form.
@@ -24,11 +25,11 @@ EOF2
 }
 
 nps="2 4 8" colls="allreduce bcast reduce barrier allgather alltoall gather scatter"
-passes=3 max=1048576 iters=200 out="" build=./build
-while getopts "n:C:p:m:i:o:b:h" opt; do
+passes=3 max=1048576 iters=200 out="" build=./build bind=""
+while getopts "n:C:p:m:i:o:b:B:h" opt; do
     case $opt in
     n) nps=$OPTARG ;; C) colls=$OPTARG ;; p) passes=$OPTARG ;; m) max=$OPTARG ;;
-    i) iters=$OPTARG ;; o) out=$OPTARG ;; b) build=$OPTARG ;;
+    i) iters=$OPTARG ;; o) out=$OPTARG ;; b) build=$OPTARG ;; B) bind=$OPTARG ;;
     *) usage >&2; exit 2 ;;
     esac
 done
@@ -47,12 +48,18 @@ echo "$0 $*" > "$out/command"
 
 # run NAME NP OPTS PROGRAM: one OSU run, its table as "size value" in raw/NAME
 run() {
-    local name=$1 np=$2 opts=$3 prog=$4 col=2 lf="$out/raw/$1.log"
+    local name=$1 np=$2 opts=$3 prog=$4 col=2 lf="$out/raw/$1.log" bind=$bind
+    [ -n "$bind" ] || { bind=core; [ "$np" -gt "$(nproc)" ] && bind=none; }
     case $prog in */osu_i*) col=4 ;; esac
+    # the barriers print one row without a size: size 0, pure communication or latency
+    case $prog in */osu_ibarrier) col=3 ;; */osu_barrier) col=1 ;; esac
     # shellcheck disable=SC2086
-    timeout 900 mpirun -np "$np" --oversubscribe --bind-to none $opts "$osu/$prog" \
+    timeout 900 mpirun -np "$np" --oversubscribe --bind-to "$bind" $opts "$osu/$prog" \
         -m "$max" -i "$iters" -x $((iters / 10)) > "$lf" 2>&1 || { echo "osu_nbc: $name failed ($lf)" >&2; return 1; }
-    awk -v c=$col '$1 ~ /^[0-9]+$/ && NF >= c { print $1, $c } /^ +[0-9.]+ +[0-9.]+/ && NF >= 4 { print 0, $c }' "$lf" > "$out/raw/$name"
+    case $prog in
+    *barrier) awk -v c=$col '/^ +[0-9.]+( |$)/ { print 0, $c }' "$lf" ;;
+    *) awk -v c=$col '$1 ~ /^[0-9]+$/ && NF >= c { print $1, $c }' "$lf" ;;
+    esac > "$out/raw/$name.dat"
 }
 
 for np in $nps; do
@@ -66,15 +73,15 @@ for np in $nps; do
         done
         # medians per size over passes, the ratios
         for k in scc-i nbc-i scc-b; do
-            cat "$out/raw/$k-$c-np$np-"[0-9]* | awk '{ v[$1] = v[$1] " " $2 } END { for (s in v) print s, v[s] }' |
+            cat "$out/raw/$k-$c-np$np-"*.dat | awk '{ v[$1] = v[$1] " " $2 } END { for (s in v) print s, v[s] }' |
                 while read -r s vals; do
                     echo "$s $(echo "$vals" | tr ' ' '\n' | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')"
-                done | sort -g > "$out/$k-$c-np$np.med"
+                done | sort -k1,1 > "$out/$k-$c-np$np.med"
         done
         {
             echo "# i$c, np $np: size  scc-i  libnbc-i  scc-blocking  scc-i/scc-b  scc-i/libnbc (us, medians of $passes)"
             join "$out/scc-i-$c-np$np.med" "$out/nbc-i-$c-np$np.med" | join - "$out/scc-b-$c-np$np.med" |
-                awk '{ printf "%8d %9.2f %9.2f %9.2f %7.2f %7.2f\n", $1, $2, $3, $4, ($4 > 0 ? $2 / $4 : 0), ($3 > 0 ? $2 / $3 : 0) }'
+                sort -n | awk '{ printf "%8d %9.2f %9.2f %9.2f %7.2f %7.2f\n", $1, $2, $3, $4, ($4 > 0 ? $2 / $4 : 0), ($3 > 0 ? $2 / $3 : 0) }'
         } | tee "$out/i$c-np$np.txt"
     done
 done

@@ -89,17 +89,35 @@ static void scc_task_body(void *arg)
     t->rc = t->run(t);
 }
 
+/* A cycle count where one is cheap (x86's time-stamp counter), else 0. */
+static inline uint64_t scc_ticks(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return __builtin_ia32_rdtsc();
+#else
+    return 0;
+#endif
+}
+
+/* Resumed again within this many cycles (about a microsecond): its caller is waiting for it
+ * (MPI_Wait's loop), not testing it between computations (MPI_Test). */
+#define SCC_TASK_HOT 3000
+
 /* Runs t until it waits or ends (the lock held). */
 static void scc_task_resume(mca_coll_scc_task_t *t)
 {
     mca_coll_scc_module_t *m = t->m;
     scc_xport_t *x = m->xp;
+    uint64_t now = scc_ticks();
+    bool hot = 0 != now && now - t->last < SCC_TASK_HOT;
 
+    t->last = now;
     m->cur_task = t;
     m->cur_fiber = &t->fiber;
     m->form = t->form;
     if (NULL != x) {
         x->fiber = &t->fiber;
+        x->fiber_spin = hot ? x->spin : 0;
     }
     scc_fiber_resume(&t->fiber);
     x = m->xp;      /* (the task may have set the communicator up) */
@@ -198,6 +216,7 @@ static void scc_task_enqueue(mca_coll_scc_task_t *t)
     mca_coll_scc_task_t *done = NULL;
 
     t->queued = true;
+    t->last = 0;
     t->next = NULL;
     t->rc = OMPI_SUCCESS;
     scc_fiber_start(&t->fiber, scc_task_body, t);

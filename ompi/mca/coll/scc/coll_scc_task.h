@@ -49,6 +49,7 @@ typedef struct mca_coll_scc_task {
     scc_task_args_t a;
     int form;                       /* SCC_FORM_I or SCC_FORM_INIT */
     int rc;
+    uint64_t last;                  /* when it was last resumed (cycles; 0: unknown) */
     bool queued;                    /* started and not ended */
     bool freed;                     /* freed by the user while queued: release at its end */
     struct mca_coll_scc_task *next; /* its communicator's queue */

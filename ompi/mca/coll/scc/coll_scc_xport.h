@@ -138,7 +138,8 @@ typedef struct scc_xport {
     uint32_t *acks;                 /* size x nslots: reads I counted of each peer's slots */
     struct scc_strict *strict;      /* the strict emulation's checker, or NULL */
     struct scc_fiber *fiber;        /* the running call is a task's (coll_scc_task.c): its
-                                       waits stop the task instead of spinning */
+                                       waits stop the task instead of spinning, after */
+    unsigned fiber_spin;            /*   this many polls (a task its caller waits for) */
     uint64_t cma_pending;           /* bitmask of my slots holding CMA descriptors */
     uint64_t bar_epoch;             /* barriers so far */
     void *backing;                  /* backend data (mapping, names) */
@@ -292,8 +293,16 @@ static inline void scc_cpu_relax(void)
 static inline void scc_pause(const scc_xport_t *x, unsigned *spins)
 {
     if (OPAL_UNLIKELY(NULL != x->fiber)) {
-        /* a task: the progress loop that resumed it goes on (and resumes it again) */
+        /* a task: the progress loop that resumed it goes on (and resumes it again); when
+           its caller waits for it (MPI_Wait resumes it again and again), it polls a little
+           first, as a blocking call would, rather than a progress loop's turn per poll */
+        if (*spins < x->fiber_spin) {
+            ++*spins;
+            scc_cpu_relax();
+            return;
+        }
         scc_fiber_yield(x->fiber);
+        *spins = 0;
         return;
     }
     /* the peer is most often running and about to write: spin a little first */

@@ -2,9 +2,10 @@
  * outstanding at once on one communicator and on several, ended in every order the standard
  * allows (in order, reversed, by MPI_Testsome, each rank its own way), mixed with blocking
  * collectives and with point-to-point messages that a blocking start would deadlock on,
- * requests freed while active, datatypes freed right after the start, persistent requests
- * started thousands of times and by MPI_Startall; with -t, also two threads at once, each
- * with its communicator (MPI_THREAD_MULTIPLE).  Every result checked element by element. */
+ * requests freed while active, datatypes and communicators freed right after the start,
+ * persistent requests started thousands of times and by MPI_Startall; with -t, also two
+ * threads at once, each with its communicator (MPI_THREAD_MULTIPLE).  Every result checked
+ * element by element. */
 #include <pthread.h>
 
 #include "scc_test.h"
@@ -250,6 +251,23 @@ static void freed(MPI_Comm comm, int count)
     free(out);
 }
 
+/* The communicator freed while its operations are in flight: they end, right, and the
+ * communicator goes when they have. */
+static void comm_freed(int count)
+{
+    MPI_Comm c;
+    op_t o[3];
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    for (int i = 0; i < 3; ++i) {
+        op_start(&o[i], i + 1, count, 70 + i, c);
+    }
+    MPI_Comm_free(&c);
+    for (int i = 0; i < 3; ++i) {
+        MPI_Wait(&o[i].req, MPI_STATUS_IGNORE);
+        op_check(&o[i], MPI_COMM_WORLD, "communicator freed before the wait");
+    }
+}
+
 #if SCC_HAVE_PERSISTENT
 /* Persistent requests: one allreduce started `iters` times with new data each time, a
  * broadcast per root started together (MPI_Startall). */
@@ -364,6 +382,7 @@ int main(int argc, char **argv)
         }
         blocking_between(dup, counts[c]);
         freed(MPI_COMM_WORLD, counts[c]);
+        comm_freed(counts[c]);
     }
     {
         /* 64 small allreduces outstanding on one communicator */

@@ -10,8 +10,8 @@
 # on) and the MPI tests colls.sh, nbc.sh (tasks on their own stacks, told to the sanitizer),
 # matrix.sh at 2, 3 and 4 processes (SCC_TEST_NP), sig.sh (the
 # type-signature variants: packing, zero-size types, in place) and soak.sh
-# for 20 + 10 s (SCC_SOAK_SECONDS; without its memory bounds: ASan's allocator keeps freed
-# memory in quarantine).  The MPI tests run reduced (SCC_TEST_REDUCED=1: every kind of case,
+# for 10 + 5 s (SCC_SOAK_SECONDS; hundreds of iterations under ASan: more only repeat them;
+# without its memory bounds: ASan's allocator keeps freed memory in quarantine).  The MPI tests run reduced (SCC_TEST_REDUCED=1: every kind of case,
 # fewer sizes and roots) with messages up to 70000 bytes (SCC_TEST_MAXBYTES: past every slot
 # and chunk boundary of the default transport; the megabyte cases take most of the time under
 # ASan, in code it cannot look into: single copy); SCC_TEST_REDUCED=0 SCC_TEST_MAXBYTES=
@@ -72,7 +72,7 @@ ASAN_OPTIONS="detect_leaks=0:$asan_opts" \
 SCC_PRELOAD="$asan" SCC_MPIRUN_EXTRA="-x ASAN_OPTIONS -x UBSAN_OPTIONS" \
 SCC_TEST_NP=${SCC_TEST_NP:-2 3 4} SCC_TEST_REDUCED=${SCC_TEST_REDUCED:-1} \
 SCC_TEST_MAXBYTES=${SCC_TEST_MAXBYTES-70000} \
-SCC_TIMEOUT=${SCC_TIMEOUT:-900} SCC_SOAK_SECONDS=${SCC_SOAK_SECONDS:-20} SCC_SOAK_MEMORY=0 \
+SCC_TIMEOUT=${SCC_TIMEOUT:-900} SCC_SOAK_SECONDS=${SCC_SOAK_SECONDS:-10} SCC_SOAK_MEMORY=0 \
     make check TESTS="${SCC_SANITIZE_TESTS:-test/mpi/colls.sh test/mpi/nbc.sh test/mpi/matrix.sh test/mpi/sig.sh test/mpi/soak.sh}" \
     > make-check-mpi.out 2>&1
 rc_mpi=$?

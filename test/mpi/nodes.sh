@@ -129,15 +129,19 @@ placement() {
     tap_check $st "$name: $nn nodes on a $grid grid, $per per node; every algorithm across nodes ($node_algs) served its calls, results right ($(grep -ao '[0-9]* checks' "$log" | head -n 1)), within a node through shared memory only, between nodes through the pml only" "$log"
 }
 
+# 2 x 2 takes the megabytes across nodes; the other matrices stop at 70000 bytes, past every
+# slot and piece boundary (the algorithms are forced: the table's larger thresholds do not
+# choose)
 placement 2x2 nodea:2,nodeb:2 4 2 2x1 2,2 "$(scc_matrix "" -q)"
+small="-q -m 70000"
 # the reduced run (.ci/run's second series) leaves out the placements that repeat a kind:
 # three nodes of two (2 x 3 and 4 x 1 have more per node and more nodes), the round robin
 # matrix (its alltoall below stays)
 [ "${SCC_TEST_REDUCED:-0}" = 1 ] ||
-    placement 3x2 nodea:2,nodeb:2,nodec:2 6 3 3x1 2,2,2 -q
-placement 2x3 nodea:3,nodeb:3 6 2 2x1 3,3 -q
-placement 4x1 nodea:1,nodeb:1,nodec:1,noded:1 4 4 2x2 1,1,1,1 -q
-placement 3+1 nodea:3,nodeb:1 4 2 2x1 3,1 -q
+    placement 3x2 nodea:2,nodeb:2,nodec:2 6 3 3x1 2,2,2 "$small"
+placement 2x3 nodea:3,nodeb:3 6 2 2x1 3,3 "$small"
+placement 4x1 nodea:1,nodeb:1,nodec:1,noded:1 4 4 2x2 1,1,1,1 "$small"
+placement 3+1 nodea:3,nodeb:1 4 2 2x1 3,1 "$small"
 
 # Alltoall and alltoallv across nodes: the pairwise exchange, and for alltoall the leaders'
 # aggregation (NoC_Msg's pair lists need one shared memory)
@@ -150,7 +154,7 @@ SCC_NODE_MAP=node
 if [ "${SCC_TEST_REDUCED:-0}" != 1 ]; then
     nodes_matrix "$SCC_LOGDIR/nodes-roundrobin.log" nodea:3,nodeb:3 5 5 \
         "\(MPI_COMM_WORLD\) size 5: topology nodes: 2 on a 2x1 grid, processes per node 3,2, leaders 0,1" \
-        "1 0" -- -q -a "$node_algs" -c "$node_colls"
+        "1 0" -- $small -a "$node_algs" -c "$node_colls"
     tap_check $? "ranks round robin over 2 nodes (3 + 2): every algorithm served, results right, the ways right" "$log"
 fi
 nodes_matrix "$SCC_LOGDIR/nodes-roundrobin-alltoall.log" nodea:3,nodeb:3 5 5 "" "1 0" -- \
@@ -161,17 +165,17 @@ SCC_NODE_MAP=slot
 # Per-node communicators (one node each: the algorithms of one node, as ever) and a
 # communicator of the nodes' lowest ranks (one process per node)
 nodes_matrix "$SCC_LOGDIR/nodes-per-node.log" nodea:2,nodeb:2 4 4 \
-    "\(matrix bcast flat\) size 2: topology flat" - -- -q -o node
+    "\(matrix bcast flat\) size 2: topology flat" - -- $small -o node
 tap_check $? "per-node communicators (2 x 2): one node's topology, every algorithm served, results right" "$log"
 nodes_matrix "$SCC_LOGDIR/nodes-leaders.log" nodea:2,nodeb:1,nodec:2 5 3 \
     "\(matrix bcast tree\) size 3: topology nodes: 3 on a 3x1 grid, processes per node 1,1,1," \
-    "0 0" -- -q -o leaders -a "$node_algs" -c "$node_colls"
+    "0 0" -- $small -o leaders -a "$node_algs" -c "$node_colls"
 tap_check $? "one process per node (3 nodes): nodes as tiles, every algorithm served, results right, all by the pml" "$log"
 
 # The pml alone across nodes (coll_scc_transport pml): the same schedules, no shared memory
 nodes_matrix "$SCC_LOGDIR/nodes-pml.log" nodea:2,nodeb:2 4 4 \
     "\(MPI_COMM_WORLD\) size 4: topology nodes: 2 on a 2x1 grid.*; transport pml" "0 1" \
-    --mca coll_scc_transport pml -- -q -a "$node_algs" -c "$node_colls"
+    --mca coll_scc_transport pml -- $small -a "$node_algs" -c "$node_colls"
 tap_check $? "coll_scc_transport pml across nodes: hierarchical schedules over the pml, results right" "$log"
 
 # A grid given by coll_scc_nodes (4 nodes in a line: DOPL runs along it), and one too small

@@ -38,8 +38,10 @@
 /* ------------------------------------------------------------ the switch */
 
 #if defined(SCC_FIBER_ASM)
-/* Saves the callee-saved registers and the floating-point control words on this stack,
- * stores its pointer in *save and continues on the stack at `to` (saved the same way). */
+/* Saves the callee-saved registers on this stack, stores its pointer in *save and continues
+ * on the stack at `to` (saved the same way).  The floating-point control words are not
+ * switched (loading them costs more than the rest): fibers stop only in the component's
+ * waits, never inside code that changes them (coll_scc_fiber.h). */
 __attribute__((visibility("hidden"))) void scc_fiber_switch(void **save, void *to);
 /* A new fiber's first return lands here: r12 holds the fiber, r13 the function to call. */
 __attribute__((visibility("hidden"))) void scc_fiber_boot(void);
@@ -56,14 +58,8 @@ __asm__(".text\n"
         "    pushq %r13\n"
         "    pushq %r14\n"
         "    pushq %r15\n"
-        "    subq $8, %rsp\n"
-        "    stmxcsr (%rsp)\n"
-        "    fnstcw 4(%rsp)\n"
         "    movq %rsp, (%rdi)\n"
         "    movq %rsi, %rsp\n"
-        "    ldmxcsr (%rsp)\n"
-        "    fldcw 4(%rsp)\n"
-        "    addq $8, %rsp\n"
         "    popq %r15\n"
         "    popq %r14\n"
         "    popq %r13\n"
@@ -195,22 +191,19 @@ void scc_fiber_start(scc_fiber_t *f, void (*fn)(void *), void *arg)
     f->done = false;
 #if defined(SCC_FIBER_ASM)
     {
-        /* the frame scc_fiber_switch restores: control words, r15 r14 r13 r12 rbx rbp,
-           the return address; the stack is 16-byte aligned after that return, as a call
-           (boot's) needs */
+        /* the frame scc_fiber_switch restores: r15 r14 r13 r12 rbx rbp, the return address;
+           the stack is 16-byte aligned after that return, as a call (boot's) needs */
         uintptr_t top = ((uintptr_t) (f->map + f->map_size) & ~(uintptr_t) (SCC_FIBER_ALIGN - 1))
                         - SCC_FIBER_ALIGN;
-        uint64_t *sp = (uint64_t *) (top - 64);
-        uint32_t cw[2] = { 0x1f80, 0x037f };   /* MXCSR and x87 control at their defaults */
+        uint64_t *sp = (uint64_t *) (top - 56);
 
-        memcpy(&sp[0], cw, sizeof(cw));
+        sp[0] = 0;
         sp[1] = 0;
-        sp[2] = 0;
-        sp[3] = (uint64_t) (uintptr_t) scc_fiber_main;
-        sp[4] = (uint64_t) (uintptr_t) f;
+        sp[2] = (uint64_t) (uintptr_t) scc_fiber_main;
+        sp[3] = (uint64_t) (uintptr_t) f;
+        sp[4] = 0;
         sp[5] = 0;
-        sp[6] = 0;
-        sp[7] = (uint64_t) (uintptr_t) scc_fiber_boot;
+        sp[6] = (uint64_t) (uintptr_t) scc_fiber_boot;
         f->sp = sp;
     }
 #else

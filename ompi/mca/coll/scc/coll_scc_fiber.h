@@ -5,7 +5,9 @@
  * A fiber is resumed by its owner (scc_fiber_resume) and runs until it yields
  * (scc_fiber_yield, from inside) or its function returns; resuming and yielding each cost a
  * register save and a stack switch (x86-64: a few nanoseconds, no system call).  One fiber
- * is resumed by one thread at a time; it may be resumed by another thread later.
+ * is resumed by one thread at a time; it may be resumed by another thread later.  The
+ * floating-point control (rounding mode, exception masks) is not switched: code must not
+ * yield between changing it and restoring it.
  */
 #ifndef MCA_COLL_SCC_FIBER_H
 #define MCA_COLL_SCC_FIBER_H

@@ -102,6 +102,7 @@ static inline uint64_t scc_ticks(void)
 /* Resumed again within this many cycles (about a microsecond): its caller is waiting for it
  * (MPI_Wait's loop), not testing it between computations (MPI_Test). */
 #define SCC_TASK_HOT 3000
+#define SCC_TASK_START_SPIN 8
 
 /* Runs t until it waits or ends (the lock held). */
 static void scc_task_resume(mca_coll_scc_task_t *t)
@@ -109,7 +110,7 @@ static void scc_task_resume(mca_coll_scc_task_t *t)
     mca_coll_scc_module_t *m = t->m;
     scc_xport_t *x = m->xp;
     uint64_t now = scc_ticks();
-    bool hot = 0 != now && now - t->last < SCC_TASK_HOT;
+    bool hot = 0 != now && now - t->last < SCC_TASK_HOT, first = 0 == t->last;
 
     t->last = now;
     m->cur_task = t;
@@ -117,7 +118,8 @@ static void scc_task_resume(mca_coll_scc_task_t *t)
     m->form = t->form;
     if (NULL != x) {
         x->fiber = &t->fiber;
-        x->fiber_spin = hot ? x->spin : 0;
+        /* (at its start a few polls: a peer that is there answers within them) */
+        x->fiber_spin = hot ? x->spin : (first ? SCC_TASK_START_SPIN : 0);
     }
     scc_fiber_resume(&t->fiber);
     x = m->xp;      /* (the task may have set the communicator up) */

@@ -77,7 +77,8 @@ log="$SCC_LOGDIR/nbc-threads.log"
 scc_run "$log" 3 -- "$nbc" -t
 rc=$?
 run_ok "$log" $rc 3
-[ "$(grep -a "(MPI COMMUNICATOR [0-9]* DUP FROM 0) rank [0-9]* size 3 calls: ibcast:[a-z]*=[0-9]* .*ireduce_scatter_block:flat=60$" "$log" | wc -l)" -eq 6 ]
+# (the threads' communicators: the only ones with 60 of them; their names differ by series)
+[ "$(grep -a "rank [0-9]* size 3 calls: .*ibcast:[a-z]*=[0-9]* .*ireduce_scatter_block:flat=60\( \|$\)" "$log" | grep -vc ":fallback=")" -eq 6 ]
 tap_check $? "two threads with a communicator each: every nonblocking call of both served by scc, right" "$log"
 
 # Declined inside a task: the fallback's nonblocking functions, waited for at the task's turn

@@ -89,21 +89,17 @@ SCC_FORMS_OF(reduce_scatter,
 SCC_FORMS_BLOCKS(alltoall)
 SCC_FORMS_BLOCKS(allgather)
 
-SCC_FORMS_OF(gather,
-             (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, int rcount,
-              scc_dt_t *rdtype, int root),
-             (sbuf, scount, sdtype, rbuf, rcount, rdtype, root),
-             (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->root),
-             a.sbuf = sbuf; a.scount = scount; a.sdt = sdtype; a.rbuf = rbuf;
-             a.rcount = rcount; a.rdt = rdtype; a.root = root;)
-
-SCC_FORMS_OF(scatter,
-             (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, int rcount,
-              scc_dt_t *rdtype, int root),
-             (sbuf, scount, sdtype, rbuf, rcount, rdtype, root),
-             (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->root),
-             a.sbuf = sbuf; a.scount = scount; a.sdt = sdtype; a.rbuf = rbuf;
-             a.rcount = rcount; a.rdt = rdtype; a.root = root;)
+/* The same with a root (gather, scatter) */
+#define SCC_FORMS_ROOTED(name)                                                   \
+    SCC_FORMS_OF(name,                                                           \
+                 (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, int rcount, \
+                  scc_dt_t *rdtype, int root),                                   \
+                 (sbuf, scount, sdtype, rbuf, rcount, rdtype, root),             \
+                 (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->root), \
+                 a.sbuf = sbuf; a.scount = scount; a.sdt = sdtype; a.rbuf = rbuf; \
+                 a.rcount = rcount; a.rdt = rdtype; a.root = root;)
+SCC_FORMS_ROOTED(gather)
+SCC_FORMS_ROOTED(scatter)
 
 SCC_FORMS_OF(gatherv,
              (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, const int *rcounts,

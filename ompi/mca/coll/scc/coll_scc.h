@@ -144,8 +144,8 @@ typedef struct mca_coll_scc_module_t {
     /* nonblocking and persistent calls in flight (coll_scc_task.c): the queue of tasks in
        the order they were started, the one running now (NULL: a blocking call), its form,
        a request of the fallback it waits for; next module with tasks queued */
-    struct mca_coll_scc_task *q_head, *q_tail, *cur_task;
-    struct scc_fiber *cur_fiber;        /* cur_task's fiber (its waits stop it) */
+    struct mca_coll_scc_task *q_head, *q_tail;
+    struct scc_fiber *cur_fiber;        /* the running task's fiber (its waits stop it) */
     int form;
     struct ompi_request_t *task_sub;
     struct mca_coll_scc_module_t *q_next;
@@ -203,14 +203,14 @@ int mca_coll_scc_task_await(mca_coll_scc_module_t *m, int rc);
  * in a task, the request follow them): inside a task the fallback's nonblocking function,
  * waited for without blocking progress, else its blocking one. */
 #define SCC_FALLBACK(m, name, ...)                                               \
-    (OPAL_LIKELY(NULL == (m)->cur_task) || NULL == (m)->prev_i##name.fn          \
+    (OPAL_LIKELY(NULL == (m)->cur_fiber) || NULL == (m)->prev_i##name.fn         \
          ? (m)->prev_##name.fn(__VA_ARGS__, (m)->prev_##name.module)             \
          : mca_coll_scc_task_await((m), (m)->prev_i##name.fn(__VA_ARGS__, &(m)->task_sub, \
                                                             (m)->prev_i##name.module)))
 
 static inline bool mca_coll_scc_ready(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
 {
-    if (OPAL_UNLIKELY(NULL != m->q_head) && NULL == m->cur_task) {
+    if (OPAL_UNLIKELY(NULL != m->q_head) && NULL == m->cur_fiber) {
         mca_coll_scc_task_drain(m);
     }
     if (OPAL_LIKELY(SCC_STATE_ACTIVE == m->state)) {

@@ -37,7 +37,7 @@ static void scc_module_construct(mca_coll_scc_module_t *m)
     SCC_FOREACH_COLL(SCC_PREV_CLEAR)
 #undef SCC_PREV_CLEAR
     memset(m->calls, 0, sizeof(m->calls));
-    m->q_head = m->q_tail = m->cur_task = NULL;
+    m->q_head = m->q_tail = NULL;
     m->cur_fiber = NULL;
     m->form = SCC_FORM_B;
     m->task_sub = NULL;

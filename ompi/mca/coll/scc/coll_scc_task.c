@@ -63,7 +63,7 @@ static void scc_task_destruct(mca_coll_scc_task_t *t)
 OBJ_CLASS_INSTANCE(mca_coll_scc_task_t, ompi_coll_base_nbc_request_t, scc_task_construct,
                    scc_task_destruct);
 
-/* ------------------------------------------------------------ what a task holds */
+/* ------------------------------------------------------------ the cache */
 
 /* Gives a task back: its request is finished, the task and its stack go to the cache. */
 static void scc_task_release(mca_coll_scc_task_t *t)
@@ -113,7 +113,6 @@ static void scc_task_resume(mca_coll_scc_task_t *t)
     bool hot = 0 != now && now - t->last < SCC_TASK_HOT, first = 0 == t->last;
 
     t->last = now;
-    m->cur_task = t;
     m->cur_fiber = &t->fiber;
     m->form = t->form;
     if (NULL != x) {
@@ -128,7 +127,6 @@ static void scc_task_resume(mca_coll_scc_task_t *t)
     }
     m->form = SCC_FORM_B;
     m->cur_fiber = NULL;
-    m->cur_task = NULL;
 }
 
 /* Advances m's queue: its head runs until it waits; each task that ends goes onto *done and

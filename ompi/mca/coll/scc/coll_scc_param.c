@@ -53,8 +53,8 @@ const scc_param_rule_t scc_param_rules[SCC_PARAM_COUNT] = {
     /* 1 and 2 each break one rule of the chip; any other value but 0 broke the second and
        aborted the job */
     [SCC_PARAM_MPB_STRICT_TEST] = { "coll_scc_mpb_strict_test", 0, 2, 0, 1, NULL },
-    /* a task's stack: every test (setup inside a task included) passes with 64 KB; above
-       64 MB the reservation itself is the problem (one per call in flight) */
+    /* a task's stack: scc_colls and scc_nbc (setup inside a task included) pass with 64 KB;
+       above 64 MB the reservation itself is the problem (one per call in flight) */
     [SCC_PARAM_TASK_STACK] = { "coll_scc_task_stack", 65536, 1 << 26, 65536, 4096,
                                "stacks are mapped in pages" },
 };

@@ -22,8 +22,7 @@ forms_served() {
     for c in $all; do
         scc_served "$1" "$2" MPI_COMM_WORLD " $3$c$4:[a-z_]*[^k]=[1-9]" || _miss="$_miss $3$c$4"
     done
-    grep -a "(MPI_COMM_WORLD) rank [0-9]* size $2 calls:" "$1" | grep -qE " $3[a-z_]*$4:fallback=" \
-        && _miss="$_miss (fallback)"
+    no_fallback "$1" "$2" " $3[a-z_]*$4:fallback=" || _miss="$_miss (fallback)"
     [ -z "$_miss" ] || echo "# not served as they should be:$_miss"
     [ -z "$_miss" ]
 }
@@ -57,8 +56,7 @@ rc=$?
 run_ok "$log" $rc 4
 scc_served "$log" 4 MPI_COMM_WORLD " bcast_init:dopl=[1-9]" \
     && scc_served "$log" 4 MPI_COMM_WORLD " barrier_init:nocmsg=[1-9]" \
-    && ! grep -a "(MPI_COMM_WORLD) rank [0-9]* size 4 calls:" "$log" \
-        | grep -qE " (bcast|barrier)_init:(flat|tree|jia|fallback)="
+    && no_fallback "$log" 4 " (bcast|barrier)_init:(flat|tree|jia|fallback)="
 tap_check $? "forced dopl and nocmsg: the persistent broadcasts and barriers ran them, no other algorithm" "$log"
 
 for np in $(scc_matrix "2 3 5" "3"); do

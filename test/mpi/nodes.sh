@@ -195,7 +195,7 @@ tap_check $? "coll_scc_nodes 2x1 for 3 nodes: a message, the near-square grid, r
 log="$SCC_LOGDIR/nodes-colls.log"
 nodes_run "$log" nodea:3,nodeb:1 4 -- "$colls"
 rc=$?
-[ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
+ran_ok "$log" $rc 4 &&
     scc_served "$log" 4 MPI_COMM_WORLD "bcast:tree=.*allreduce:tree=.*alltoall:ring=.*alltoallv:ring=.*gather:tree=.*scatter:tree=.*allgather:bruck=.* reduce_scatter:ring=.* scan:leaders=.* exscan:leaders=.* alltoallw:ring=" &&
     scans_served "$log" 4
 tap_check $? "every collective across nodes (3 + 1): right, served by scc" "$log"
@@ -206,14 +206,14 @@ tap_check $? "every collective across nodes (3 + 1): right, served by scc" "$log
 log="$SCC_LOGDIR/nodes-colls-roundrobin.log"
 SCC_NODE_MAP=node nodes_run "$log" nodea:3,nodeb:3 5 -- "$colls"
 rc=$?
-[ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 5 MPI_COMM_WORLD &&
+ran_ok "$log" $rc 5 &&
     scc_served "$log" 5 MPI_COMM_WORLD " reduce_scatter:ring=.* scan:leaders=.* exscan:leaders=.* alltoallw:ring=" &&
     scans_served "$log" 5
 tap_check $? "reduce_scatter, scan, exscan, alltoallw across nodes, ranks round robin (3 + 2): right, served by scc" "$log"
 log="$SCC_LOGDIR/nodes-colls-pml.log"
 nodes_run "$log" nodea:2,nodeb:2 4 --mca coll_scc_transport pml -- "$colls"
 rc=$?
-[ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
+ran_ok "$log" $rc 4 &&
     scc_served "$log" 4 MPI_COMM_WORLD " scan:leaders=[0-9]+ exscan:leaders="
 tap_check $? "scan and exscan across nodes over the pml alone (2 x 2): right, served by scc" "$log"
 # The v-variants across nodes (scc_colls v, as in colls.sh: every root, zero, uneven and
@@ -227,7 +227,7 @@ for v in "3p1 nodea:3,nodeb:1 slot" "2x2rr nodea:2,nodeb:2 node"; do
     log="$SCC_LOGDIR/nodes-v-$1.log"
     SCC_NODE_MAP=$3 nodes_run "$log" "$2" 4 -- "$colls" v 30000
     rc=$?
-    [ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
+    ran_ok "$log" $rc 4 &&
         scc_served "$log" 4 MPI_COMM_WORLD " gatherv:tree=[1-9].* gatherv:ring=[1-9].* scatterv:tree=[1-9].* scatterv:ring=[1-9].* allgatherv:ring=[1-9][0-9]* allgatherv:bruck=[1-9]" &&
         ! grep -aqE "calls:.* (all)?(gather|scatter)v:fallback" "$log" && traffic_ok "$log" 4 "1 0"
     tap_check $? "gatherv, scatterv, allgatherv across nodes ($2, by $3): the leaders (padded parts) and the pairwise exchange served every call, results right, the ways right" "$log"
@@ -241,22 +241,22 @@ SCC_NODE_MAP=slot
 log="$SCC_LOGDIR/nodes-colls-i.log"
 nodes_run "$log" nodea:3,nodeb:1 4 -- "$colls" i
 rc=$?
-[ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
+ran_ok "$log" $rc 4 &&
     scc_served "$log" 4 MPI_COMM_WORLD "ibcast:tree=.*iallreduce:tree=.*ialltoall:ring=.*igather:tree=.*iscatter:tree=.*iallgather:bruck=.* ireduce_scatter:ring=.* iscan:leaders=.* iexscan:leaders=.* ialltoallw:ring=" &&
-    ! grep -a "(MPI_COMM_WORLD) rank [0-9]* size 4 calls:" "$log" | grep -qE " i(scan|exscan|alltoallw|bcast|allreduce):fallback="
+    no_fallback "$log" 4 " i(scan|exscan|alltoallw|bcast|allreduce):fallback="
 tap_check $? "every collective nonblocking across nodes (3 + 1): right, served by scc's algorithms across nodes" "$log"
 log="$SCC_LOGDIR/nodes-colls-init-rr.log"
 SCC_NODE_MAP=node nodes_run "$log" nodea:2,nodeb:2 4 -- "$colls" init
 rc=$?
 SCC_NODE_MAP=slot
-[ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
+ran_ok "$log" $rc 4 &&
     scc_served "$log" 4 MPI_COMM_WORLD " allreduce_init:[a-z]+=.* scan_init:leaders=.* exscan_init:leaders=" &&
-    ! grep -a "(MPI_COMM_WORLD) rank [0-9]* size 4 calls:" "$log" | grep -qE " (scan|exscan|alltoallw|bcast|allreduce)_init:fallback="
+    no_fallback "$log" 4 " (scan|exscan|alltoallw|bcast|allreduce)_init:fallback="
 tap_check $? "every collective persistent across nodes (2 + 2, round robin): right, served by scc" "$log"
 log="$SCC_LOGDIR/nodes-nbc.log"
 nodes_run "$log" nodea:2,nodeb:2 4 -- "$SCC_BUILDDIR/test/mpi/scc_nbc"
 rc=$?
-[ $rc -eq 0 ] && scc_no_failures "$log" && scc_selected "$log" 4 MPI_COMM_WORLD &&
+ran_ok "$log" $rc 4 &&
     scc_served "$log" 4 MPI_COMM_WORLD " ibarrier:[a-z]+=[0-9]+ iallreduce:.* allreduce_init:[a-z]+=2000" &&
     traffic_ok "$log" 4 "1 0"
 tap_check $? "scc_nbc across nodes (2 x 2): many outstanding, starts before a chain of sends, persistent: right, served by scc, the ways right" "$log"

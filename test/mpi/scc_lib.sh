@@ -184,8 +184,20 @@ alg_re() {
     echo "coll:scc: comm [0-9]+ \\($1\\) +$2 +$3\$"
 }
 
-# run_ok LOG RC NP: the program ran, every result was right, scc was selected on world
-run_ok() {
+# ran_ok LOG RC NP: the program ran (RC 0), every result was right, scc was selected on the
+# MPI_COMM_WORLD of NP processes
+ran_ok() {
     [ "$2" -eq 0 ] && scc_no_failures "$1" && scc_selected "$1" "$3" MPI_COMM_WORLD
+}
+
+# run_ok LOG RC NP: ran_ok as a TAP line of its own
+run_ok() {
+    ran_ok "$@"
     tap_check $? "$(basename "$1" .log): results right, scc selected by all $3 processes" "$1"
+}
+
+# no_fallback LOG NP ERE: no call report of MPI_COMM_WORLD (NP processes) has a count matching
+# ERE (" i(scan|bcast):fallback=": which collectives must not have gone to the fallback)
+no_fallback() {
+    ! grep -a "(MPI_COMM_WORLD) rank [0-9]* size $2 calls:" "$1" | grep -qE "$3"
 }

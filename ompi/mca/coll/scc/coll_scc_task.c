@@ -166,9 +166,6 @@ static int scc_task_finish(mca_coll_scc_task_t *done)
         if (t->freed) {
             /* freed while it ran: nobody waits for it */
             t->freed = false;
-            if (t->super.super.req_persistent) {
-                t->super.super.req_state = OMPI_REQUEST_INACTIVE;
-            }
             scc_task_release(t);
             continue;
         }

@@ -6,7 +6,8 @@
 #     three roots, each followed by right calls checked byte by byte: at 2 (to 4 MB) and 4
 #     (to 1 MB) processes on the table's algorithms (direct and trees, which the receivers'
 #     counts may choose apart), at 5 with every algorithm forced, on the emulated SCC
-#     buffers, and with the messages read single-copy (process_vm_readv) from 8 KB.
+#     buffers, with the messages read single-copy (process_vm_readv) from 8 KB, and over
+#     the pml transport (the shape in each sender's first message to a reader).
 #   - A failure injected into one call on one member (coll_scc_fail_setup R:scratch@N, its
 #     scratch buffers), in broadcasts and reductions, over shared memory and over the pml:
 #     the member returns an error, the others end the call, the next calls are right.
@@ -18,15 +19,6 @@
 prog="$SCC_BUILDDIR/test/mpi/scc_hang"
 : "${SCC_TIMEOUT:=240}"
 
-
-# served LOG NP NAME ALGS: every one of the NP processes reports calls of the communicator
-# NAME, its broadcasts by the algorithms ALGS (an extended regular expression) and nothing
-# by the fallback
-served() {
-    scc_served "$1" "$2" "$3" " bcast:($4)=[1-9]" &&
-        [ "$(grep -a "coll:scc: comm [0-9]* ($3) rank [0-9]* size $2 calls:" "$1" |
-             grep -c ":fallback=")" -eq 0 ]
-}
 
 # mismatch NAME NP ALGS "SCC_HANG OPTIONS" [mpirun options]: erroneous broadcasts; ALGS:
 # what the table may run (the communicators of forced algorithms must run theirs)
@@ -43,7 +35,7 @@ mismatch() {
     for a in $(sed -n 's/^hang-comm: (hang bcast \(.*\)) done$/\1/p' "$log"); do
         want=$a
         [ "$a" = auto ] && want=$algs
-        served "$log" "$np" "hang bcast $a" "$want" ||
+        scc_bcast_served "$log" "$np" "hang bcast $a" "$want" ||
             { echo "# hang bcast $a: not served by $want on every process"; st=1; }
     done
     grep -aq "^hang-comm: " "$log" || st=1
@@ -57,6 +49,8 @@ mismatch np2 2 flat "-s 40,1000,1024,4099,65536,400000,1048576$(scc_matrix ,4194
 mismatch np4 4 "tree|flat" "-s 40,1000,1024,4099,65536,400000,1048576"
 mismatch forced 5 "tree|flat|jia|dopl|nocmsg" "-a tree,flat,jia,dopl,nocmsg -s 40,1000,65537,1048576"
 mismatch mpb 4 "tree|flat" "-a auto -s 40,1000,65536,400000,1048576" --mca coll_scc_mpb_emulate 1
+mismatch pml 4 "tree|jia|dopl|nocmsg" "-a auto,tree,jia,dopl,nocmsg -s 40,1000,65537,400000,1048576" \
+    --mca coll_scc_transport pml
 mismatch single-copy 4 "tree|flat" "-a auto,flat,jia -s 40,1000,65536,400000,1048576" \
     --mca coll_scc_cma_min 8192
 
@@ -70,7 +64,7 @@ fault() {
     rc=$?
     [ $rc -eq 0 ] && scc_no_failures "$log" && [ "$(grep -ac '^hang-probe: ' "$log")" -eq 8 ]
     tap_check $? "$name: a member that fails a call returns an error, every member ends it, the next calls are right (rc $rc)" "$log"
-    served "$log" 4 "hang fault" "tree|flat" && scc_served "$log" 4 "hang fault" " reduce:tree=3"
+    scc_bcast_served "$log" 4 "hang fault" "tree|flat" && scc_served "$log" 4 "hang fault" " reduce:tree=3"
     tap_check $? "$name: scc served the probes" "$log"
 }
 

@@ -271,6 +271,25 @@ rc=$?
 [ $rc -eq 0 ] && scc_no_failures "$log" && [ "$(grep -ac '^hang-probe: ' "$log")" -eq 8 ]
 tap_check $? "a member that fails a call across nodes (2 x 2): every member ends it, the next calls right" "$log"
 
+# Erroneous broadcasts across nodes (scc_hang, as in hang.sh): receivers passing more or fewer
+# bytes than the root learn the root's shape from its first message to them over the pml too,
+# so every call ends everywhere with the root's data or MPI_ERR_TRUNCATE and the next are right
+log="$SCC_LOGDIR/nodes-mismatch.log"
+nodes_run "$log" nodea:2,nodeb:2 4 -- "$SCC_BUILDDIR/test/mpi/scc_hang" \
+    -a auto,tree,jia,dopl,nocmsg -s "40,1000,65537$(scc_matrix ,400000,1048576 "")"
+rc=$?
+st=0
+ran_ok "$log" $rc 4 || st=1
+for a in auto tree jia dopl nocmsg; do
+    want=$a
+    [ "$a" = auto ] && want="tree|jia|dopl|nocmsg"
+    grep -aq "^hang-comm: (hang bcast $a) done" "$log" &&
+        scc_bcast_served "$log" 4 "hang bcast $a" "$want" ||
+        { echo "# hang bcast $a: not served by scc on every process"; st=1; }
+done
+[ $st -eq 0 ] && traffic_ok "$log" 4 "1 0"
+tap_check $? "erroneous broadcasts across nodes (2 x 2), every algorithm: end everywhere with the root's data or MPI_ERR_TRUNCATE, the next calls right, served by scc" "$log"
+
 # Communicators made by the hundred across nodes (scc_lazy, lazy.sh): set up at the 6th call
 # with coll_scc_setup_calls 5 on every member of both nodes, never when used 3 times; live
 # ones gathering 64 KB blocks with a budget of 1 MB of slot pages per process

@@ -196,6 +196,15 @@ run_ok() {
     tap_check $? "$(basename "$1" .log): results right, scc selected by all $3 processes" "$1"
 }
 
+# scc_bcast_served LOG NP NAME ALGS: every one of the NP processes reports calls of the
+# communicator NAME, its broadcasts by the algorithms ALGS (an extended regular expression)
+# and nothing by the fallback
+scc_bcast_served() {
+    scc_served "$1" "$2" "$3" " bcast:($4)=[1-9]" &&
+        [ "$(grep -a "coll:scc: comm [0-9]* ($3) rank [0-9]* size $2 calls:" "$1" |
+             grep -c ":fallback=")" -eq 0 ]
+}
+
 # no_fallback LOG NP ERE: no call report of MPI_COMM_WORLD (NP processes) has a count matching
 # ERE (" i(scan|bcast):fallback=": which collectives must not have gone to the fallback)
 no_fallback() {

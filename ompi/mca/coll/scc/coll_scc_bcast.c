@@ -8,8 +8,8 @@
  * root runs it.  So an erroneous broadcast ends on every member and leaves nothing behind:
  * receivers with more room than the root sends get the root's bytes and succeed (as the
  * pml lets a shorter message through, and tuned with it), those with less keep what fits
- * and return MPI_ERR_TRUNCATE.  Messages between nodes carry no shape: there the ranks'
- * choices must meet by themselves (README, "Erroneous and failing calls"). */
+ * and return MPI_ERR_TRUNCATE.  Over the pml the first message to each reader carries the
+ * shape (coll_scc_xport_pml.c). */
 #include "coll_scc.h"
 #include "coll_scc_flat.h"
 #include "coll_scc_run.h"

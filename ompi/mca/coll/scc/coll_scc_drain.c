@@ -5,7 +5,8 @@
  *     its algorithm and bytes).  A broadcast receiver checks its first message against its
  *     own; one whose count differs from the root's finds the root's shape there -- or, when
  *     the message it waits for never comes (its count picked another algorithm), in any
- *     header of the call on its node -- and runs the call again as the root does
+ *     header of the call on its node or first message of the call over the pml (which
+ *     carries the shape too: coll_scc_xport_pml.c) -- and runs the call again as the root does
  *     (coll_scc_bcast.c).  Nothing of the call was consumed before.
  *   - Poison.  A member whose call fails (memory it cannot get, a message of the wrong
  *     length, a poisoned message) goes on through every step of the call without data
@@ -73,7 +74,8 @@ bool scc_xport_shape_stuck(scc_xport_t *x, unsigned *turns)
     if (t < SCC_SHAPE_SCAN_FIRST || 0 != (t & (t - 1))) {
         return false;
     }
-    return scc_shape_scan(x);
+    /* several nodes: the first message may come from another node instead */
+    return scc_shape_scan(x) || (NULL != x->remote && scc_pml_shape_probe(x));
 }
 
 int mca_coll_scc_call_failed(mca_coll_scc_module_t *m, bool drain, int rc, const char *what)

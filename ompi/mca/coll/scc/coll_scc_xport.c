@@ -444,6 +444,8 @@ static void scc_xport_free(scc_xport_t *x)
     }
     free(x->copies);
     free(x->remote);
+    free(x->shape_at);
+    free(x->first[0].buf);     /* (both entries) */
     free(x);
 }
 
@@ -581,7 +583,8 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
         x->desc = "shm within each node, pml between nodes";
         x->bounce = malloc(most);     /* a reduction's block from another node lands here */
         x->bounce_bytes = NULL != x->bounce ? most : 0;
-        if (!mca_coll_scc_agree(m, comm, NULL != x->bounce)) {
+        if (!mca_coll_scc_agree(m, comm, NULL != x->bounce
+                                             && OMPI_SUCCESS == scc_pml_shape_alloc(x))) {
             scc_xport_free(x);
             return OMPI_ERR_OUT_OF_RESOURCE;
         }

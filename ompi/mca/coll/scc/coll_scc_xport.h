@@ -186,6 +186,16 @@ typedef struct scc_xport {
         size_t cap;
         int busy;
     } ahead[SCC_PML_AHEAD];
+    /* a broadcast's shape over the pml (coll_scc_xport_pml.c): the call in which my shape
+       went to reader r (shape_at[r]) and in which peer's came to me (shape_at[size + peer]) */
+    uint64_t *shape_at;
+    uint64_t shape_word;            /* what my shape messages of the running call carry */
+    struct scc_pml_first {          /* a first message taken before its step */
+        uint64_t call;
+        int peer;                   /* -1: none */
+        size_t len;                 /* its data, after the shape */
+        char *buf;
+    } first[2];
 } scc_xport_t;
 
 /* True when every member's region is mapped here (no pml, no other node): the direct
@@ -648,6 +658,11 @@ int scc_pml_recv(scc_xport_t *x, int peer, void *buf, size_t len);
 int scc_pml_recv_reduce(scc_xport_t *x, int peer, void *target, const void *input, size_t count,
                         struct ompi_datatype_t *dtype, struct ompi_op_t *op);
 void scc_pml_end(scc_xport_t *x);
+/* The pml's part of scc_xport_shape_stuck: a first message of the call has come over the
+ * pml saying another shape than mine (x->met then holds it; the message is taken). */
+bool scc_pml_shape_probe(scc_xport_t *x);
+/* Room for the shape messages of broadcasts over the pml, at attach. */
+int scc_pml_shape_alloc(scc_xport_t *x);
 
 /* Receives posted ahead of their steps (coll_scc_exec.c): at most SCC_PML_AHEAD at once.
  * scc_pml_post posts len bytes from peer into buf (NULL: into a buffer of its own, for a

@@ -12,6 +12,65 @@
 #include "ompi/op/op.h"
 #include "ompi/request/request.h"
 
+/* Data up to this many bytes goes with a broadcast's shape in one message (a first message
+ * is received into a buffer of this size plus the shape before its length is known): with
+ * the shape, 256 bytes, what btls send inline (vader's max_inline_send; past it the
+ * measured latency of a message doubled, where a shape of its own added 15-40 %). */
+#define SCC_PML_SHAPE_INLINE 248
+
+/* A buffer of len bytes a message can go from until the call ends (reused call to call). */
+static char *scc_pml_copy(scc_xport_t *x, size_t len)
+{
+    struct scc_pml_copy *c;
+
+    if (x->ncopies == x->copies_cap) {
+        int cap = 2 * x->copies_cap + 8;
+        struct scc_pml_copy *p = realloc(x->copies, cap * sizeof(*p));
+        if (NULL == p) {
+            return NULL;
+        }
+        memset(p + x->copies_cap, 0, (cap - x->copies_cap) * sizeof(*p));
+        x->copies = p;
+        x->copies_cap = cap;
+    }
+    c = &x->copies[x->ncopies];
+    if (len > c->cap) {
+        void *p = realloc(c->buf, len);
+        if (NULL == p) {
+            return NULL;
+        }
+        c->buf = p;
+        c->cap = len;
+    }
+    x->ncopies++;
+    return c->buf;
+}
+
+/* A broadcast over the pml carries the call's shape as the slot headers do (coll_scc_drain.c):
+ * a sender's first message of the call to each reader starts with its shape (8 bytes) and
+ * the data when it has at most SCC_PML_SHAPE_INLINE bytes, else it is the shape alone and
+ * the data follows.  Sends reader's: true when the data went along (*joined: the message,
+ * made once for all readers). */
+static int scc_pml_shape_send(scc_xport_t *x, int reader, const void *buf, size_t len,
+                              char **joined, bool *with)
+{
+    int rc;
+
+    x->shape_at[reader] = x->call;
+    *with = 0 == x->fail && len > 0 && len <= SCC_PML_SHAPE_INLINE;
+    if (*with && NULL == *joined && NULL != (*joined = scc_pml_copy(x, len + 8))) {
+        memcpy(*joined, &x->shape, 8);
+        memcpy(*joined + 8, buf, len);
+    }
+    *with = *with && NULL != *joined;
+    x->shape_word = x->shape;
+    rc = MCA_PML_CALL(isend(*with ? (void *) *joined : (void *) &x->shape_word,
+                            *with ? len + 8 : 8, MPI_BYTE, reader, x->pml_tag,
+                            MCA_PML_BASE_SEND_STANDARD, x->comm, &x->reqs[x->nreqs]));
+    x->nreqs += OMPI_SUCCESS == rc;
+    return rc;
+}
+
 /* A message to each reader, posted without waiting: the schedules never change a
  * block a message of theirs still carries, and the call ends by completing them.  A plan
  * reserves the requests of its sends when it is made (coll_scc_plan_make.c), so the realloc
@@ -21,8 +80,11 @@
 static int scc_pml_isend(scc_xport_t *x, const void *buf, size_t len, int nreaders,
                          const int *readers, bool remote_only)
 {
-    if (x->nreqs + nreaders > x->reqs_cap) {
-        int cap = 2 * (x->nreqs + nreaders) + 16;
+    char *joined = NULL;
+
+    /* (a broadcast may send its shape to each reader first) */
+    if (x->nreqs + 2 * nreaders > x->reqs_cap) {
+        int cap = 2 * (x->nreqs + 2 * nreaders) + 16;
         ompi_request_t **r = realloc(x->reqs, cap * sizeof(*r));
         if (NULL == r) {
             return MPI_ERR_NO_MEM;
@@ -32,30 +94,13 @@ static int scc_pml_isend(scc_xport_t *x, const void *buf, size_t len, int nreade
     }
     if (x->send_copy && len > 0 && nreaders > 0 && 0 == x->fail) {
         /* the schedule changes the block right after sending it (a butterfly): the message
-           goes from a copy, kept until the call ends (the copies are reused call to call) */
-        struct scc_pml_copy *c;
-        if (x->ncopies == x->copies_cap) {
-            int cap = 2 * x->copies_cap + 8;
-            struct scc_pml_copy *p = realloc(x->copies, cap * sizeof(*p));
-            if (NULL == p) {
-                return MPI_ERR_NO_MEM;
-            }
-            memset(p + x->copies_cap, 0, (cap - x->copies_cap) * sizeof(*p));
-            x->copies = p;
-            x->copies_cap = cap;
+           goes from a copy, kept until the call ends */
+        char *c = scc_pml_copy(x, len);
+        if (NULL == c) {
+            return MPI_ERR_NO_MEM;
         }
-        c = &x->copies[x->ncopies];
-        if (len > c->cap) {
-            void *p = realloc(c->buf, len);
-            if (NULL == p) {
-                return MPI_ERR_NO_MEM;
-            }
-            c->buf = p;
-            c->cap = len;
-        }
-        memcpy(c->buf, buf, len);
-        buf = c->buf;
-        x->ncopies++;
+        memcpy(c, buf, len);
+        buf = c;
     }
     if (OPAL_UNLIKELY(0 != x->fail)) {
         /* poison: a message of another length, no data */
@@ -64,9 +109,19 @@ static int scc_pml_isend(scc_xport_t *x, const void *buf, size_t len, int nreade
         len = SCC_PML_POISON_LEN(len);
     }
     for (int i = 0; i < nreaders; ++i) {
+        bool with = false;
         int rc;
         if (remote_only && !x->remote[readers[i]]) {
             continue;
+        }
+        if (OPAL_UNLIKELY(0 != x->shape) && x->shape_at[readers[i]] != x->call) {
+            rc = scc_pml_shape_send(x, readers[i], buf, len, &joined, &with);
+            if (OMPI_SUCCESS != rc || with) {
+                if (OMPI_SUCCESS != rc) {
+                    return rc;
+                }
+                continue;
+            }
         }
         rc = MCA_PML_CALL(isend((void *) buf, len, MPI_BYTE, readers[i], x->pml_tag,
                                 MCA_PML_BASE_SEND_STANDARD, x->comm, &x->reqs[x->nreqs]));
@@ -118,6 +173,144 @@ static int scc_pml_wait(scc_xport_t *x, struct ompi_request_t **req, ompi_status
     return ompi_request_wait(req, st);
 }
 
+/* ------------------------------------------------------------ shapes */
+
+/* A reader takes a peer's first message of a broadcast (see scc_pml_shape_send) before its
+ * first step with that peer: the shape, and the data that came along, kept in x->first
+ * until the step.  One that checks its first message (x->shape_check) takes whichever
+ * first message comes, from any peer over the pml or from its node's headers: a count that
+ * differs from the root's may have picked another algorithm, whose first peer never sends
+ * to it.  Taken, a peer's first message is never taken again in the call (shape_at), and a
+ * rejoin (the same call) finds what came along still kept. */
+
+int scc_pml_shape_alloc(scc_xport_t *x)
+{
+    x->shape_at = calloc(2 * (size_t) x->size, sizeof(*x->shape_at));
+    x->first[0].buf = malloc(2 * (SCC_PML_SHAPE_INLINE + 8));
+    x->first[0].peer = x->first[1].peer = -1;
+    x->first[1].buf = NULL != x->first[0].buf ? x->first[0].buf + SCC_PML_SHAPE_INLINE + 8
+                                              : NULL;
+    return NULL != x->shape_at && NULL != x->first[0].buf ? OMPI_SUCCESS
+                                                          : OMPI_ERR_OUT_OF_RESOURCE;
+}
+
+/* What came along with peer's first message of the call, still to be taken, or NULL. */
+static struct scc_pml_first *scc_pml_first_of(scc_xport_t *x, int peer)
+{
+    for (int i = 0; i < 2; ++i) {
+        if (x->first[i].peer == peer && x->first[i].call == x->call) {
+            return &x->first[i];
+        }
+    }
+    return NULL;
+}
+
+/* Takes peer's first message (there, or to come); true when its shape differs from mine
+ * while I check it (x->met then holds it).  At most two are kept at once: one taken while
+ * waiting for another peer's, and that one, whose step comes next. */
+static bool scc_pml_shape_recv(scc_xport_t *x, int peer)
+{
+    struct scc_pml_first *f = x->first[0].call == x->call && x->first[0].peer >= 0
+                                  ? &x->first[1] : &x->first[0];
+    struct ompi_request_t *req;
+    ompi_status_public_t st;
+    uint64_t shape;
+    size_t got;
+
+    x->shape_at[x->size + peer] = x->call;
+    f->peer = -1;
+    if (OMPI_SUCCESS != MCA_PML_CALL(irecv(f->buf, SCC_PML_SHAPE_INLINE + 8, MPI_BYTE, peer,
+                                           x->pml_tag, x->comm, &req))
+        || OMPI_SUCCESS != scc_pml_wait(x, &req, &st) || (got = st._ucount) < 8) {
+        return false;   /* as the pml fails, the data's receive will too */
+    }
+    memcpy(&shape, f->buf, 8);
+    if (got > 8) {
+        f->call = x->call;
+        f->peer = peer;
+        f->len = got - 8;
+    }
+    if (!x->shape_check || shape == x->shape) {
+        x->shape_check = false;
+        return false;
+    }
+    x->shape_check = false;
+    x->met = shape;
+    return true;
+}
+
+bool scc_pml_shape_probe(scc_xport_t *x)
+{
+    ompi_status_public_t st;
+    int flag = 0;
+
+    /* while I check my first message, every message of the call is a first one */
+    if (OMPI_SUCCESS != MCA_PML_CALL(iprobe(MPI_ANY_SOURCE, x->pml_tag, x->comm, &flag, &st))
+        || !flag) {
+        return false;
+    }
+    return scc_pml_shape_recv(x, st.MPI_SOURCE);
+}
+
+/* Before my first message of a broadcast from peer: its shape (SCC_ERR_RESHAPE: the call
+ * has another than mine, x->met). */
+static int scc_pml_shape_take(scc_xport_t *x, int peer)
+{
+    unsigned spins = 0, turns = 0;
+
+    while (x->shape_check) {
+        if (scc_pml_shape_probe(x)
+            || (NULL != x->remote && x->shape_check && scc_xport_shape_stuck(x, &turns))) {
+            return SCC_ERR_RESHAPE;
+        }
+        if (x->shape_check) {
+            scc_xport_idle(x, &spins);
+        }
+    }
+    if (x->shape_at[x->size + peer] != x->call) {
+        (void) scc_pml_shape_recv(x, peer);
+    }
+    return OMPI_SUCCESS;
+}
+
+/* True when my next message from peer in this broadcast is a first one, or came along with
+ * it: it is not to be received ahead of its step. */
+static inline bool scc_pml_shape_pending(scc_xport_t *x, int peer)
+{
+    return OPAL_UNLIKELY(0 != x->shape)
+           && (x->shape_at[x->size + peer] != x->call || NULL != scc_pml_first_of(x, peer));
+}
+
+/* Peer's message, in a broadcast: its shape taken first, and the data that came with it
+ * (*done: the message is taken; its result returned). */
+static int scc_pml_shape_data(scc_xport_t *x, int peer, void *buf, size_t len, bool *done)
+{
+    struct scc_pml_first *f;
+
+    *done = false;
+    if (x->shape_at[x->size + peer] != x->call
+        && SCC_ERR_RESHAPE == scc_pml_shape_take(x, peer)) {
+        *done = true;
+        return SCC_ERR_RESHAPE;
+    }
+    if (NULL == (f = scc_pml_first_of(x, peer))) {
+        return OMPI_SUCCESS;
+    }
+    *done = true;
+    f->peer = -1;
+    x->traffic[NULL != x->remote && x->remote[peer]][1]++;
+    if (OPAL_UNLIKELY(0 != x->fail)) {
+        return OMPI_SUCCESS;
+    }
+    if (f->len != len) {
+        return MPI_ERR_TRUNCATE;
+    }
+    memcpy(buf, f->buf + 8, len);
+    return OMPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------ messages */
+
 int scc_pml_recv(scc_xport_t *x, int peer, void *buf, size_t len)
 {
     ompi_status_public_t st;
@@ -125,6 +318,13 @@ int scc_pml_recv(scc_xport_t *x, int peer, void *buf, size_t len)
     size_t got;
     int rc;
 
+    if (OPAL_UNLIKELY(0 != x->shape)) {
+        bool done;
+        rc = scc_pml_shape_data(x, peer, buf, len, &done);
+        if (done) {
+            return rc;
+        }
+    }
     if (OPAL_UNLIKELY(0 != x->fail)) {
         /* my call failed: the message is only taken, into the bounce buffer (a receive
            that truncates a large message is not safe with every btl: single-copy gets
@@ -195,7 +395,8 @@ int scc_pml_post(scc_xport_t *x, int peer, void *buf, size_t len)
     for (int i = 0; i < SCC_PML_AHEAD && slot < 0; ++i) {
         slot = x->ahead[i].busy ? -1 : i;
     }
-    if (slot < 0 || 0 != x->fail) {
+    /* (a broadcast's first message from peer comes after its shape: scc_pml_recv) */
+    if (slot < 0 || 0 != x->fail || scc_pml_shape_pending(x, peer)) {
         return -1;
     }
     a = &x->ahead[slot];
@@ -292,7 +493,8 @@ int mca_coll_scc_xport_pml_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     /* reductions receive a block (at most a slot) here: reserved now, so that no call
        allocates it (the caller agrees on the result) */
     x->bounce = malloc(x->slot_size);
-    if (NULL == x->bounce || mca_coll_scc_fault(m, "pml")) {
+    if (NULL == x->bounce || OMPI_SUCCESS != scc_pml_shape_alloc(x)
+        || mca_coll_scc_fault(m, "pml")) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     x->bounce_bytes = x->slot_size;

@@ -57,7 +57,8 @@ for n in 16 32 48 64 96 128 192 256; do
                 if (w < bw - 1e-9) { bw = w; bf = f }
             }
             list = ""
-            for (i = 1; i <= k; ++i) list = list sprintf("%s%s %.2f", i > 1 ? "; " : "", order[i], worst[order[i]])
+            for (i = 1; i <= k; ++i)
+                list = list sprintf("%s%s %.2f", i > 1 ? "; " : "", order[i], worst[order[i]])
             printf "| %d | %s | %.2f | %s | %s |\n", n, bf, bw, wh[bf], list
         }' "$tmp"
     rm -f "$tmp"

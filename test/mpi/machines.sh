@@ -132,7 +132,8 @@ SCC_VERBOSE_LEVEL=3 machine "$log" xeon-8280-2p-snc2 16 --map-by ppr:4:numa \
 run_ok "$log" $? 16
 check "$log" "xeon SMT, set: bcast row as set" \
     "$(alg_re MPI_COMM_WORLD bcast '<=56 flat \| 57..8191 tree \| >8191 dopl')"
-check "$log" "xeon SMT, set: reduce row as set" "$(alg_re MPI_COMM_WORLD reduce '<=56 flat \| >56 tree')"
+check "$log" "xeon SMT, set: reduce row as set" \
+    "$(alg_re MPI_COMM_WORLD reduce '<=56 flat \| >56 tree')"
 check "$log" "xeon SMT, not set: allreduce row by the model" \
     "$(alg_re MPI_COMM_WORLD allreduce '<=8192 butterfly \| >8192 flat')"
 check "$log" "xeon SMT, set: trees 4,4, radix 0 (all 15 others at once)" \

@@ -201,7 +201,8 @@ static void maps_bcast(void)
             CHECK(SCC_ALG_TREE == scc_select(&tab, SCC_COLL_BCAST, (size_t) bytes),
                   "%s %d packages %d cores %.0f B: %s", presets[i], pk, n, bytes,
                   scc_alg_name(scc_select(&tab, SCC_COLL_BCAST, (size_t) bytes)));
-            CHECK(strcmp(dopl, "nan") == 0 || bs < atof(dopl), "%s %d cores: DOPL best", presets[i], n);
+            CHECK(strcmp(dopl, "nan") == 0 || bs < atof(dopl), "%s %d cores: DOPL best",
+                  presets[i], n);
             CHECK(bs < atof(jia), "%s %d cores %.0f B: Jia best", presets[i], n, bytes);
             if (dir <= bs) {
                 direct++;

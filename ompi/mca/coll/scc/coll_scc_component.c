@@ -206,26 +206,38 @@ static size_t scc_bytes_dflt(const scc_select_params_t *d, size_t dflt_at)
     return *(const size_t *) ((const char *) d + dflt_at);
 }
 
-/* The parameters the user set (any source but the default): the many-core defaults leave
- * them as set (coll_scc_select_many.c). */
+/* The parameters whose value the many-core defaults leave as the user set it
+ * (coll_scc_select_many.c), by name; the bit of name (0: none). */
+static const struct {
+    const char *name;
+    uint32_t bit;
+} scc_given[] = {
+    { "line_max", SCC_GIVEN_LINE_MAX }, { "tree_max", SCC_GIVEN_TREE_MAX },
+    { "direct_min", SCC_GIVEN_DIRECT_MIN }, { "dopl_min", SCC_GIVEN_DOPL_MIN },
+    { "butterfly_max", SCC_GIVEN_BUTTERFLY_MAX }, { "barrier_radix", SCC_GIVEN_BARRIER_RADIX },
+};
+
+static uint32_t scc_given_bit(const char *name)
+{
+    for (size_t i = 0; i < sizeof(scc_given) / sizeof(scc_given[0]); ++i) {
+        if (0 == strcmp(name, scc_given[i].name)) {
+            return scc_given[i].bit;
+        }
+    }
+    return 0;
+}
+
+/* Those set from any source but the default (the command line, the environment, a file). */
 static uint32_t scc_given_mask(void)
 {
-    static const struct {
-        const char *name;
-        uint32_t bit;
-    } g[] = {
-        { "line_max", SCC_GIVEN_LINE_MAX }, { "tree_max", SCC_GIVEN_TREE_MAX },
-        { "direct_min", SCC_GIVEN_DIRECT_MIN }, { "dopl_min", SCC_GIVEN_DOPL_MIN },
-        { "butterfly_max", SCC_GIVEN_BUTTERFLY_MAX }, { "barrier_radix", SCC_GIVEN_BARRIER_RADIX },
-    };
     uint32_t mask = 0;
 
-    for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); ++i) {
+    for (size_t i = 0; i < sizeof(scc_given) / sizeof(scc_given[0]); ++i) {
         const mca_base_var_t *v = NULL;
-        int idx = mca_base_var_find("ompi", "coll", "scc", g[i].name);
+        int idx = mca_base_var_find("ompi", "coll", "scc", scc_given[i].name);
         if (idx >= 0 && OPAL_SUCCESS == mca_base_var_get(idx, &v) && NULL != v
             && MCA_BASE_VAR_SOURCE_DEFAULT != v->mbv_source) {
-            mask |= g[i].bit;
+            mask |= scc_given[i].bit;
         }
     }
     return mask;
@@ -310,6 +322,7 @@ static void scc_check_params(void)
     /* Open MPI reads a negative byte threshold as a huge one, which took an algorithm's
        whole range without a word */
     scc_select_params_default(&d);
+    cs->given = scc_given_mask();
     for (size_t i = 0; i < SCC_BYTES_COUNT; ++i) {
         const scc_bytes_param_t *b = &scc_bytes_params[i];
         size_t *v = scc_bytes_at(cs, b->at);
@@ -320,9 +333,10 @@ static void scc_check_params(void)
             snprintf(used, sizeof(used), "%zu", u);
             scc_param_changed(name, given, used, why);
             *v = u;
+            /* a value that gives way to the default is as good as not set */
+            cs->given &= ~scc_given_bit(b->name);
         }
     }
-    cs->given = scc_given_mask();
     /* a count that wrapped to 0 would start again from the base (scc_xport_begin) */
     if (mca_coll_scc_call_base > UINT64_MAX / 2) {
         snprintf(given, sizeof(given), "%llu", (unsigned long long) mca_coll_scc_call_base);

@@ -53,6 +53,9 @@ echo "run-all.sh: cluster (cluster.md, thresholds_cluster.md)"
 # cache-coherent machines (seeds/004): Table B.2 reproduced, scc against tuned at 8-256 cores
 echo "run-all.sh: cache-coherent (cc.md, cc_detail.md, cc_*.dat)"
 "$sim" -o "$out" cc "$here/params/sandybridge.conf" "$here/params/xeonphi.conf"
+# the tree shapes of the component's many-core defaults (coll_scc_select_many.c) from its maps
+echo "run-all.sh: many-core tree shapes (cc_fanouts.md)"
+"$here/fanouts.sh" "$sim" > "$out/cc_fanouts.md"
 
 for g in "$here"/plot/*.gp; do
     gnuplot -e "dir='$out'" "$g"

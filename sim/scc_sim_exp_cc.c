@@ -328,26 +328,39 @@ static int cc_preset(const scc_cc_params_t *p, const char *name, const char *dir
     return rc;
 }
 
-/* ---------------------------------------------------------------- today's selection */
+/* ---------------------------------------------------------------- the component's selection */
 
-/* The schedule the component's table (default MCA parameters) picks, as a cc algorithm: one
- * package is a flat topology, two a domains grid (packages x cores). */
-static int cc_today_alg(scc_coll_t coll, int n, int pk, double bytes)
+/* The schedule the component's table picks with the default MCA parameters (many_min 0: the
+ * defaults measured at 2-8 processes at every count), as a cc case: one package is a flat
+ * topology, two a domains grid (packages x cores); the trees' fan-outs and the barrier's
+ * radix as the module takes them (coll_scc_module.c).  Returns the cc algorithm or -1. */
+static int cc_today_alg(scc_coll_t coll, int n, int pk, double bytes, int many,
+                        scc_cc_case_t *c)
 {
     scc_select_params_t sp;
     scc_select_topo_t topo = { pk > 1 ? SCC_TOPO_DOMAINS : SCC_TOPO_FLAT, n, 1, n };
     scc_select_table_t t;
     scc_alg_t a;
+    int radix;
 
     scc_select_params_default(&sp);
+    if (!many) {
+        sp.many_min = 0;
+    }
     scc_select_build(&t, &topo, &sp);
     a = scc_select(&t, coll, (size_t) bytes);
+    c->nlevels = scc_select_fanout(&topo, &sp, c->fanout);
+    radix = scc_select_barrier_radix(&topo, &sp);
+    /* the component's rule for the radix it runs (mca_coll_scc_barrier_radix) */
+    c->radix = radix < 1 || radix > n - 1 ? n - 1 : radix;
     switch (coll) {
     case SCC_COLL_BCAST:
         return SCC_ALG_FLAT == a ? SCC_CC_BC_DIRECT : SCC_ALG_DOPL == a ? SCC_CC_BC_DOPL
                : SCC_ALG_JIA == a ? SCC_CC_BC_JIA : SCC_ALG_TREE == a ? SCC_CC_BC_TREE : -1;
     case SCC_COLL_BARRIER:
-        return SCC_ALG_TREE == a ? SCC_CC_BAR_FTREE : SCC_ALG_DISSEM == a ? SCC_CC_BAR_DIRECT : -1;
+        return SCC_ALG_TREE == a ? SCC_CC_BAR_FTREE
+               : SCC_ALG_DISSEM == a ? (c->radix == n - 1 ? SCC_CC_BAR_DIRECT : SCC_CC_BAR_DISSEM)
+               : -1;
     case SCC_COLL_ALLREDUCE:
         return SCC_ALG_FLAT == a ? SCC_CC_AR_DIRECT : SCC_ALG_TREE == a ? SCC_CC_AR_TREE
                : SCC_ALG_BUTTERFLY == a ? SCC_CC_AR_BUTTERFLY : SCC_ALG_RING == a ? SCC_CC_AR_RING
@@ -357,22 +370,22 @@ static int cc_today_alg(scc_coll_t coll, int n, int pk, double bytes)
     }
 }
 
-/* One cell: today's schedule, tuned's best over it, and the best scc's (from the .dat). */
+/* One cell: the selected schedule and tuned's best time over its time. */
 static void cc_today_cell(const scc_cc_params_t *p, FILE *md, scc_coll_t coll, int n, int pk,
-                          double bytes)
+                          double bytes, int many)
 {
     static const int tuned[] = { SCC_CC_BC_BINOMIAL, SCC_CC_BC_CHAIN, SCC_CC_BC_BINARY,
                                  SCC_CC_BAR_BRUCK, SCC_CC_BAR_RECDBL, SCC_CC_AR_RECDBL,
                                  SCC_CC_AR_TRING, SCC_CC_AR_RABEN, SCC_CC_AR_REDBCAST };
     scc_cc_case_t c = { .n = n, .packages = pk, .bytes = bytes };
-    int a = cc_today_alg(coll, n, pk, bytes);
+    int a = cc_today_alg(coll, n, pk, bytes, many, &c);
     double tt = NAN, tb = NAN;
+    char shape[40] = "";
 
     for (size_t i = 0; i < sizeof(tuned) / sizeof(tuned[0]); ++i) {
         if (scc_cc_alg_coll(tuned[i]) == coll) {
-            double t;
-            c.alg = tuned[i];
-            t = cc_time(p, &c);
+            scc_cc_case_t u = { .alg = tuned[i], .n = n, .packages = pk, .bytes = bytes };
+            double t = cc_time(p, &u);
             if (isnan(tb) || t < tb) {
                 tb = t;
             }
@@ -382,26 +395,35 @@ static void cc_today_cell(const scc_cc_params_t *p, FILE *md, scc_coll_t coll, i
         c.alg = a;
         tt = cc_time(p, &c);
     }
-    fprintf(md, " %s %.2f |", a >= 0 ? scc_cc_alg_name(a) : "?", tb / tt);
+    if (SCC_CC_BC_TREE == a && c.nlevels > 0) {
+        size_t o = 0;
+        for (int l = 0; l < c.nlevels; ++l) {
+            o += (size_t) snprintf(shape + o, sizeof(shape) - o, "%s%d", l ? "," : " ",
+                                   c.fanout[l]);
+        }
+    } else if (SCC_CC_BAR_DISSEM == a) {
+        snprintf(shape, sizeof(shape), " m = %d", c.radix);
+    }
+    fprintf(md, " %s%s %.2f |", a >= 0 ? scc_cc_alg_name(a) : "?", shape, tb / tt);
 }
 
-static void cc_today(const scc_cc_params_t *p, const char *name, FILE *md)
+static void cc_today(const scc_cc_params_t *p, const char *name, FILE *md, int many)
 {
     for (int pk = 1; pk <= 2; ++pk) {
-        fprintf(md, "\n### %s, %d package%s: today's selection\n\n| cores | bcast 8 B | "
+        fprintf(md, "\n### %s, %d package%s: %s\n\n| cores | bcast 8 B | "
                     "bcast 4 KiB | bcast 1 MiB | barrier | allreduce 8 B | allreduce 32 KiB | "
                     "allreduce 1 MiB |\n|---|---|---|---|---|---|---|---|\n", name, pk,
-                pk > 1 ? "s" : "");
+                pk > 1 ? "s" : "", many ? "the defaults" : "the defaults before (many_min 0)");
         for (int ni = 0; ni < CC_NN; ++ni) {
             int n = cc_ns[ni];
             fprintf(md, "| %d |", n);
-            cc_today_cell(p, md, SCC_COLL_BCAST, n, pk, 8);
-            cc_today_cell(p, md, SCC_COLL_BCAST, n, pk, 4096);
-            cc_today_cell(p, md, SCC_COLL_BCAST, n, pk, 1048576);
-            cc_today_cell(p, md, SCC_COLL_BARRIER, n, pk, 0);
-            cc_today_cell(p, md, SCC_COLL_ALLREDUCE, n, pk, 8);
-            cc_today_cell(p, md, SCC_COLL_ALLREDUCE, n, pk, 32768);
-            cc_today_cell(p, md, SCC_COLL_ALLREDUCE, n, pk, 1048576);
+            cc_today_cell(p, md, SCC_COLL_BCAST, n, pk, 8, many);
+            cc_today_cell(p, md, SCC_COLL_BCAST, n, pk, 4096, many);
+            cc_today_cell(p, md, SCC_COLL_BCAST, n, pk, 1048576, many);
+            cc_today_cell(p, md, SCC_COLL_BARRIER, n, pk, 0, many);
+            cc_today_cell(p, md, SCC_COLL_ALLREDUCE, n, pk, 8, many);
+            cc_today_cell(p, md, SCC_COLL_ALLREDUCE, n, pk, 32768, many);
+            cc_today_cell(p, md, SCC_COLL_ALLREDUCE, n, pk, 1048576, many);
             fprintf(md, "\n");
         }
     }
@@ -570,14 +592,19 @@ int scc_sim_exp_cc(const scc_cc_params_t *sb, const scc_cc_params_t *phi, const 
                  "recursive doubling.\n");
     rc |= cc_preset(sb, "sandybridge", dir, md, det);
     rc |= cc_preset(phi, "xeonphi", dir, md, det);
-    fprintf(md, "\n## What the component selects today, on the model\n\n"
-                "The schedule today's table picks (scc_select with the default MCA parameters; "
-                "one package: a flat topology, two: a domains grid) and tuned's best time over "
-                "its time (above 1: the component faster). bcast tree: today's fan-outs; barrier "
-                "tree: the flag tree; allreduce direct: reduce-scatter + allgather from every "
-                "peer.\n");
-    cc_today(sb, "sandybridge", md);
-    cc_today(phi, "xeonphi", md);
+    fprintf(md, "\n## What the component selects, on the model\n\n"
+                "The schedule the component's table picks (scc_select with the default MCA "
+                "parameters; one package: a flat topology, two: a domains grid), with the "
+                "trees' fan-outs and the barrier's radix the module takes, and tuned's best "
+                "time over its time (above 1: the component faster). First the defaults "
+                "(from 16 processes the many-core ones, coll_scc_select_many.c), then the "
+                "defaults before them (coll_scc_many_min 0: the 2-8 process defaults at every "
+                "count; tree: seeds/004's fan-outs, barrier tree: the flag tree). allreduce "
+                "direct: reduce-scatter + allgather from every peer.\n");
+    cc_today(sb, "sandybridge", md, 1);
+    cc_today(phi, "xeonphi", md, 1);
+    cc_today(sb, "sandybridge", md, 0);
+    cc_today(phi, "xeonphi", md, 0);
     fclose(md);
     fclose(det);
     return rc;

@@ -51,6 +51,11 @@ for c in "OMPI_MCA_coll_scc_tree_max 16 tree_max" \
     mixed "$1" "$2" "$3" $np "first difference: $name is "
 done
 
+# a threshold set to its default value on half: from coll_scc_many_min processes on the set
+# one keeps it and the others take the model's, so whether it is set is in the record
+mixed OMPI_MCA_coll_scc_line_max 56 line_max-set-to-default $np \
+    "first difference: coll_scc_line_max is "
+
 # scc not loaded on the odd ranks: the even ones (the only ones that say anything) decline
 mixed OMPI_MCA_coll tuned,basic,libnbc,self not-loaded 2 "rank 1 (MPI_COMM_WORLD rank 1, on"
 

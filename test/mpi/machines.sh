@@ -26,6 +26,11 @@ leaders_re() {
     echo "coll:scc: comm [0-9]+ \\($1\\)   $2 rows, leaders $3\$"
 }
 
+# shapes_re NAME FANOUTS RADIX: the trees' fan-outs and the dissemination radix of NAME
+shapes_re() {
+    echo "coll:scc: comm [0-9]+ \\($1\\)   trees $2; dissemination radix $3\$"
+}
+
 # machine LOG TOPOLOGY NP [mpirun options...]: scc_topo on NP processes with Open MPI's
 # topology imposed from test/topologies/TOPOLOGY.synth (made into XML here)
 machine() {
@@ -55,11 +60,18 @@ check "$log" "epyc by core: reversed leaders are the lowest cores (ranks 15 and 
     "$(leaders_re reversed cache '15 7')"
 check "$log" "epyc by core: even ranks make 2 rows of 4" \
     "$(topo_re even 'domains 2x4 \(2 cache domains\), grid 2x4;')"
-check "$log" "epyc by core: bcast row" "$(alg_re MPI_COMM_WORLD bcast '<=56 flat \| 57..8191 tree \| >8191 dopl')"
-check "$log" "epyc by core: barrier row" "$(alg_re MPI_COMM_WORLD barrier tree)"
-check "$log" "epyc by core: reduce row" "$(alg_re MPI_COMM_WORLD reduce '<=56 flat \| >56 tree')"
-check "$log" "epyc by core: allreduce row" \
-    "$(alg_re MPI_COMM_WORLD allreduce '<=8192 flat \| 8193..1048575 tree \| >1048575 flat')"
+# 16 processes on one node: the many-core defaults (README, Many cores)
+check "$log" "epyc by core: bcast row, trees at every size" "$(alg_re MPI_COMM_WORLD bcast tree)"
+check "$log" "epyc by core: barrier row, dissemination" "$(alg_re MPI_COMM_WORLD barrier dissem)"
+check "$log" "epyc by core: reduce row" "$(alg_re MPI_COMM_WORLD reduce tree)"
+check "$log" "epyc by core: allreduce row, the butterfly to 8 KiB" \
+    "$(alg_re MPI_COMM_WORLD allreduce '<=8192 butterfly \| >8192 flat')"
+check "$log" "epyc by core: trees 4,3, radix 1" "$(shapes_re MPI_COMM_WORLD 4,3 1)"
+# 8 processes: the defaults measured at 2-8 processes, as before
+check "$log" "epyc by core: 8 even ranks keep the small-count bcast row" \
+    "$(alg_re even bcast '<=56 flat \| 57..8191 tree \| >8191 dopl')"
+check "$log" "epyc by core: 8 even ranks keep the flag tree barrier" "$(alg_re even barrier tree)"
+check "$log" "epyc by core: 8 even ranks: one level of 7, all at once" "$(shapes_re even 7 7)"
 
 # ---------------------------------------------------------------- EPYC 7763 NPS4, 2 per NUMA node
 # 16 processes over both packages' 8 NUMA nodes, rows forced to NUMA nodes
@@ -72,8 +84,8 @@ if [ "$reduced" != 1 ]; then
         "$(topo_re MPI_COMM_WORLD 'domains 8x2 \(8 numa domains\), grid 8x2;')"
     check "$log" "epyc 2 per NUMA: leaders every second rank" \
         "$(leaders_re MPI_COMM_WORLD numa '0 2 4 6 8 10 12 14')"
-    check "$log" "epyc 2 per NUMA: bcast row" \
-        "$(alg_re MPI_COMM_WORLD bcast '<=56 flat \| 57..8191 tree \| >8191 dopl')"
+    check "$log" "epyc 2 per NUMA: bcast row (no DOPL from 16 processes)" \
+        "$(alg_re MPI_COMM_WORLD bcast tree)"
 fi
 
 # ---------------------------------------------------------------- EPYC 7763: bound to a package
@@ -111,10 +123,21 @@ check "$log" "epyc unbound: flat bcast row" "$(alg_re MPI_COMM_WORLD bcast '<=56
 
 # ---------------------------------------------------------------- Xeon 8280 SNC2, SMT siblings
 # 4 hardware threads per NUMA node: two processes on each of 2 cores, 4 NUMA nodes
+# with parameters set on the command line: they win over the many-core defaults, even at
+# their default values (line_max 56, barrier_radix 0)
 log="$SCC_LOGDIR/machines-xeon-smt.log"
 SCC_VERBOSE_LEVEL=3 machine "$log" xeon-8280-2p-snc2 16 --map-by ppr:4:numa \
-    --bind-to hwthread:if-supported
+    --bind-to hwthread:if-supported --mca coll_scc_line_max 56 --mca coll_scc_dopl_min 8192 \
+    --mca coll_scc_barrier_radix 0 --mca coll_scc_tree_fanout 4,4
 run_ok "$log" $? 16
+check "$log" "xeon SMT, set: bcast row as set" \
+    "$(alg_re MPI_COMM_WORLD bcast '<=56 flat \| 57..8191 tree \| >8191 dopl')"
+check "$log" "xeon SMT, set: reduce row as set" \
+    "$(alg_re MPI_COMM_WORLD reduce '<=56 flat \| >56 tree')"
+check "$log" "xeon SMT, not set: allreduce row by the model" \
+    "$(alg_re MPI_COMM_WORLD allreduce '<=8192 butterfly \| >8192 flat')"
+check "$log" "xeon SMT, set: trees 4,4, radix 0 (all 15 others at once)" \
+    "$(shapes_re MPI_COMM_WORLD 4,4 15)"
 check "$log" "xeon SMT: world is 4 NUMA nodes of 4 processes (squarer than 2 packages of 8)" \
     "$(topo_re MPI_COMM_WORLD 'domains 4x4 \(4 numa domains\), grid 4x4;')"
 check "$log" "xeon SMT: leaders 0 4 8 12" "$(leaders_re MPI_COMM_WORLD numa '0 4 8 12')"
@@ -125,8 +148,13 @@ tap_check $? "xeon SMT: ranks 0 and 1 are the two threads of core 0" "$log"
 # ---------------------------------------------------------------- Xeon Phi 7250, tiles
 if [ "$reduced" != 1 ]; then
     log="$SCC_LOGDIR/machines-knl.log"
-    machine "$log" xeon-phi-7250 16 --map-by core --bind-to core:if-supported
+    machine "$log" xeon-phi-7250 16 --map-by core --bind-to core:if-supported \
+        --mca coll_scc_many_min 0
     run_ok "$log" $? 16
+    check "$log" "knl, many_min 0: the small-count table at 16" \
+        "$(alg_re MPI_COMM_WORLD bcast '<=56 flat \| 57..8191 tree \| >8191 dopl')"
+    check "$log" "knl, many_min 0: seeds/004's trees, the flag tree barrier" \
+        "$(shapes_re MPI_COMM_WORLD 4,3 15)"
     check "$log" "knl by core: 8 tiles of 2 cores" \
         "$(topo_re MPI_COMM_WORLD 'domains 8x2 \(8 cache domains\), grid 8x2;')"
     check "$log" "knl by core: a leader per tile" \
@@ -151,6 +179,8 @@ check "$log" "e5 by core: world is 2 packages of 8 cores" \
 check "$log" "e5 by core: leaders 0 and 8" "$(leaders_re MPI_COMM_WORLD package '0 8')"
 check "$log" "e5 by core: odd ranks make 2 rows of 4" \
     "$(topo_re odd 'domains 2x4 \(2 package domains\), grid 2x4;')"
+check "$log" "e5 by core: two packages, no DOPL" "$(alg_re MPI_COMM_WORLD bcast tree)"
+check "$log" "e5 by core: two packages, 2-way dissemination" "$(shapes_re MPI_COMM_WORLD 4,3 1)"
 
 # ---------------------------------------------------------------- this machine: the record is the binding
 # where the cores exist, the launcher's record names the cores the operating system binds to

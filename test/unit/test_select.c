@@ -1,4 +1,5 @@
-/* test_select.c: names, the collective/algorithm validity table, and the per-communicator selection table. */
+/* test_select.c: names, the collective/algorithm validity table, and the per-communicator
+ * selection table (for many cores: test_select_many.c). */
 #include <stdint.h>
 #include <string.h>
 
@@ -230,8 +231,9 @@ static void test_defaults(void)
     p.force[SCC_COLL_GATHER] = SCC_ALG_AUTO;
     p.force[SCC_COLL_BCAST] = SCC_ALG_AUTO;
 
-    /* domains: as flat, and DOPL on the domain grid for large broadcasts */
-    tp = topo(SCC_TOPO_DOMAINS, 16, 1);
+    /* domains: as flat, and DOPL on the domain grid for large broadcasts (below
+       many_min: test_select_many.c has the many-core table) */
+    tp = topo(SCC_TOPO_DOMAINS, 12, 1);
     scc_select_build(&t, &tp, &p);
     check_table(&t, "domains");
     CHECK(SCC_ALG_TREE == scc_select(&t, SCC_COLL_BCAST, p.dopl_min - 1), "domains bcast tree");
@@ -344,10 +346,14 @@ static void test_params(void)
     }
 }
 
+void test_select_many(long *checks, long *failures);
+
 int main(void)
 {
     test_names();
     test_defaults();
     test_params();
+    /* many cores: against the model's maps and on real machines (test_select_many.c) */
+    test_select_many(&unit_checks, &unit_failures);
     return unit_finish("test_select");
 }

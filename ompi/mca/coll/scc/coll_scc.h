@@ -45,6 +45,9 @@ typedef struct mca_coll_scc_component_t {
     size_t nodes_jia_min, nodes_tree_min, nodes_ring_min, nodes_allgather_ring_min,
         nodes_alltoall_pairwise_min;    /* communicators across nodes */
     size_t scan_ring_min;
+    size_t butterfly_max;               /* many cores: allreduce by the butterfly to here */
+    int many_min;                       /* processes from which the many-core defaults hold */
+    uint32_t given;                     /* SCC_GIVEN_*: thresholds the user set */
     int nodes_block;                        /* across nodes: block bytes, single copy within */
     int barrier_radix;                  /* peers per dissemination round, 0: all at once */
     char *tree_fanout;                  /* "auto" or fan-outs per level, "4,4,3" */

@@ -147,17 +147,21 @@ static const scc_bytes_param_t scc_bytes_params[] = {
     SCC_BYTES(line_max,
         "Flat topologies of more than two processes: bcast and reduce of up to this many "
         "bytes use the direct algorithms (the message travels in the flag's line), larger "
-        "ones the pipelined trees"),
+        "ones the pipelined trees; unless set, no direct range from coll_scc_many_min "
+        "processes on"),
     SCC_BYTES(tree_max,
         "Flat topologies of more than two processes: allreduce of up to this many bytes "
-        "uses the direct algorithm (every rank combines everyone's data), larger ones trees"),
+        "uses the direct algorithm (every rank combines everyone's data), larger ones trees; "
+        "unless set, not used from coll_scc_many_min processes on (the butterfly instead)"),
     SCC_BYTES(direct_min,
         "Flat topologies of more than two processes: allreduce of this many bytes or more "
         "uses the direct reduce-scatter + allgather (single copy); from coll_scc_tree_max "
-        "to here, trees"),
+        "to here, trees; unless set, from coll_scc_many_min processes on the direct algorithm "
+        "follows the butterfly (coll_scc_butterfly_max)"),
     SCC_BYTES(dopl_min,
         "Mesh and domain topologies: broadcasts of this many bytes or more use DOPL "
-        "(smaller ones NoC_Msg on a mesh, trees on domains)"),
+        "(smaller ones NoC_Msg on a mesh, trees on domains); unless set, no DOPL on domains "
+        "of coll_scc_many_min processes or more"),
     SCC_BYTES(nodes_jia_min,
         "Communicators across nodes: broadcasts of this many bytes or more run Jia's "
         "multiple-message schedule between the nodes' leaders, smaller ones a binomial "
@@ -180,6 +184,10 @@ static const scc_bytes_param_t scc_bytes_params[] = {
         "the pairwise exchange (a message per pair of processes); smaller blocks go "
         "through the nodes' leaders (each leader gathers its node's blocks and sends "
         "another node's leader all of them for its node in one message)"),
+    SCC_BYTES(butterfly_max,
+        "One node of coll_scc_many_min processes or more: allreduce of up to this many bytes "
+        "runs the butterfly (recursive doubling), larger ones the direct reduce-scatter + "
+        "allgather; unless set, 16384 from 128 processes on (README, Many cores)"),
     SCC_BYTES(scan_ring_min,
         "Communicators within one node of more than two processes: scan and exscan of this "
         "many bytes or more pass the prefix piece by piece along the ranks (one combine per "
@@ -196,6 +204,43 @@ static size_t *scc_bytes_at(mca_coll_scc_component_t *cs, size_t at)
 static size_t scc_bytes_dflt(const scc_select_params_t *d, size_t dflt_at)
 {
     return *(const size_t *) ((const char *) d + dflt_at);
+}
+
+/* The parameters whose value the many-core defaults leave as the user set it
+ * (coll_scc_select_many.c), by name; the bit of name (0: none). */
+static const struct {
+    const char *name;
+    uint32_t bit;
+} scc_given[] = {
+    { "line_max", SCC_GIVEN_LINE_MAX }, { "tree_max", SCC_GIVEN_TREE_MAX },
+    { "direct_min", SCC_GIVEN_DIRECT_MIN }, { "dopl_min", SCC_GIVEN_DOPL_MIN },
+    { "butterfly_max", SCC_GIVEN_BUTTERFLY_MAX }, { "barrier_radix", SCC_GIVEN_BARRIER_RADIX },
+};
+
+static uint32_t scc_given_bit(const char *name)
+{
+    for (size_t i = 0; i < sizeof(scc_given) / sizeof(scc_given[0]); ++i) {
+        if (0 == strcmp(name, scc_given[i].name)) {
+            return scc_given[i].bit;
+        }
+    }
+    return 0;
+}
+
+/* Those set from any source but the default (the command line, the environment, a file). */
+static uint32_t scc_given_mask(void)
+{
+    uint32_t mask = 0;
+
+    for (size_t i = 0; i < sizeof(scc_given) / sizeof(scc_given[0]); ++i) {
+        const mca_base_var_t *v = NULL;
+        int idx = mca_base_var_find("ompi", "coll", "scc", scc_given[i].name);
+        if (idx >= 0 && OPAL_SUCCESS == mca_base_var_get(idx, &v) && NULL != v
+            && MCA_BASE_VAR_SOURCE_DEFAULT != v->mbv_source) {
+            mask |= scc_given[i].bit;
+        }
+    }
+    return mask;
 }
 
 /* Applies the rules of coll_scc_param.c to the values Open MPI read when the parameters
@@ -226,6 +271,7 @@ static void scc_check_params(void)
         [SCC_PARAM_SHM_RESIDENT] = &cs->shm_resident,
         [SCC_PARAM_MPB_STRICT_TEST] = &mca_coll_scc_strict_test,
         [SCC_PARAM_TASK_STACK] = &mca_coll_scc_task_stack,
+        [SCC_PARAM_MANY_MIN] = &cs->many_min,
     };
     char why[320], given[64], used[64], name[64];
     int fanout[8], n, C, R;
@@ -276,6 +322,7 @@ static void scc_check_params(void)
     /* Open MPI reads a negative byte threshold as a huge one, which took an algorithm's
        whole range without a word */
     scc_select_params_default(&d);
+    cs->given = scc_given_mask();
     for (size_t i = 0; i < SCC_BYTES_COUNT; ++i) {
         const scc_bytes_param_t *b = &scc_bytes_params[i];
         size_t *v = scc_bytes_at(cs, b->at);
@@ -286,6 +333,8 @@ static void scc_check_params(void)
             snprintf(used, sizeof(used), "%zu", u);
             scc_param_changed(name, given, used, why);
             *v = u;
+            /* a value that gives way to the default is as good as not set */
+            cs->given &= ~scc_given_bit(b->name);
         }
     }
     /* a count that wrapped to 0 would start again from the base (scc_xport_begin) */
@@ -409,13 +458,21 @@ int mca_coll_scc_register_params(void)
             OBJ_RELEASE(e);
         }
     }
+    scc_select_params_default(&d);
     mca_coll_scc_reg_int("barrier_radix",
         "Peers each process waits for per round of the dissemination barrier (seeds/004's m); "
-        "0 waits for all others in one round (0 to 1048576)",
+        "0 waits for all others in one round (0 to 1048576); unless set, 1 on one node of "
+        "coll_scc_many_min processes or more",
         OPAL_INFO_LVL_6, &cs->barrier_radix, 0);
+    mca_coll_scc_reg_int("many_min",
+        "One node (flat or hwloc domains topology) of this many processes or more takes the "
+        "cache-coherent model's defaults (README, Many cores) for every threshold, fan-out "
+        "and radix not set explicitly: trees instead of the direct bcast and reduce, no DOPL, "
+        "the butterfly allreduce to coll_scc_butterfly_max, the 2-way dissemination barrier; "
+        "below, the defaults measured at 2 to 8 processes; 0 never (0 to 1048576)",
+        OPAL_INFO_LVL_5, &cs->many_min, d.many_min);
 
     /* thresholds of the selection table (defaults: scc_select_params_default) */
-    scc_select_params_default(&d);
     for (size_t i = 0; i < SCC_BYTES_COUNT; ++i) {
         scc_reg_bytes(&scc_bytes_params[i], &d);
     }
@@ -427,7 +484,10 @@ int mca_coll_scc_register_params(void)
     (void) mca_base_component_var_register(c, "tree_fanout",
         "Fan-out of the k-ary trees per level from the root, e.g. \"4,4,3\" (seeds/004's "
         "k1 >= k2 >= ...; deeper levels repeat the last; up to 8 levels of 1 to 64); auto: "
-        "all others in one level up to 8 processes, then 4,3 (16), 5,5 (30), 4,4,3 beyond",
+        "all others in one level up to 8 processes, then 4,3 (to 16), 5,5 (to 30), 4,4,3; "
+        "on one node of coll_scc_many_min processes or more the model's shapes: 4,3 (16-23), "
+        "4,4,3 (24-39), 5,4,2 (40-55), 4,4,3 (56-79), 5,4,4 (80-111), 5,5,4 (112-159), "
+        "7,6,4 (160-223), 4,4,4,3 (224 on)",
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &cs->tree_fanout);
     mca_coll_scc_reg_int("dopl_chunks",

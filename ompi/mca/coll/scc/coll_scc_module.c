@@ -255,16 +255,34 @@ mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm
     return &m->super;
 }
 
-/* The trees' fan-out per level: the parameter, or seeds/004's shapes by size.  The rule
+/* The trees' fan-out per level: the parameter; else for many cores the model's shapes by
+ * process count (coll_scc_select_many.c), below that seeds/004's by size.  The rule
  * (coll_scc_param.c, told once at open) keeps each fan-out within the children array. */
 static void scc_setup_trees(mca_coll_scc_module_t *m)
 {
+    scc_select_params_t p;
+    scc_select_topo_t st;
+
     m->nlevels = scc_param_fanout(mca_coll_scc_component.tree_fanout, m->fanout,
                                   (int) (sizeof(m->fanout) / sizeof(m->fanout[0])),
                                   SCC_TREE_MAX_CHILDREN, NULL, 0);
     if (0 == m->nlevels) {
+        mca_coll_scc_topo_select_input(&m->topo, 0, &st, &p);
+        m->nlevels = scc_select_fanout(&st, &p, m->fanout);
+    }
+    if (0 == m->nlevels) {
         m->nlevels = scc_tree_fanout_auto(m->size, m->fanout);
     }
+}
+
+/* The dissemination barrier's radix: the parameter, or 1 for many cores. */
+static int scc_setup_radix(mca_coll_scc_module_t *m)
+{
+    scc_select_params_t p;
+    scc_select_topo_t st;
+
+    mca_coll_scc_topo_select_input(&m->topo, 0, &st, &p);
+    return mca_coll_scc_barrier_radix(m->size, scc_select_barrier_radix(&st, &p));
 }
 
 /* Every member declines the communicator at the same agreement, with the same words. */
@@ -334,7 +352,7 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
                     "(coll_scc_shm_resident), %zu now", m->cid, m->name, m->size,
                     hot, m->xp->region_size - hot, scc_pool_budget(), scc_pool_warm_bytes());
     }
-    m->xp->bar_radix = mca_coll_scc_barrier_radix(m->size, mca_coll_scc_component.barrier_radix);
+    m->xp->bar_radix = scc_setup_radix(m);
     /* the table: what the topology asks for, among what the transport can run */
     if (SCC_TOPO_NODES == m->topo.kind) {
         /* across nodes the schedules run over both memories; the dissemination barrier

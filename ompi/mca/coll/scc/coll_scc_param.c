@@ -57,6 +57,8 @@ const scc_param_rule_t scc_param_rules[SCC_PARAM_COUNT] = {
        above 64 MB the reservation itself is the problem (one per call in flight) */
     [SCC_PARAM_TASK_STACK] = { "coll_scc_task_stack", 65536, 1 << 26, 65536, 4096,
                                "stacks are mapped in pages" },
+    /* 0 never; a count above any node's cores is never too */
+    [SCC_PARAM_MANY_MIN] = { "coll_scc_many_min", 0, 1 << 20, 0, 1, NULL },
 };
 
 long scc_param_fix(const scc_param_rule_t *r, long v, char *why, size_t len)

@@ -123,9 +123,13 @@ static void record_build(scc_record_text_t *all, scc_record_text_t *set, const c
 {
     const int count = mca_base_var_get_count();
     const char *version = mca_coll_scc_component_version_string;
+    char given[16];
 
     scc_record_text_add(all, "coll_scc:version", version);
     scc_record_text_add(set, "coll_scc:version", version);
+    /* a threshold set to its default value still overrides the many-core defaults */
+    snprintf(given, sizeof(given), "%#x", (unsigned) mca_coll_scc_component.given);
+    scc_record_text_add(all, "coll_scc:given", given);
     if (NULL != mesh && '\0' != mesh[0]) {
         scc_record_text_add(all, "coll_scc_mesh:parsed", mesh);
         scc_record_text_add(set, "coll_scc_mesh:parsed", mesh);

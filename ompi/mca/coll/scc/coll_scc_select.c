@@ -122,6 +122,13 @@ void scc_select_params_default(scc_select_params_t *p)
     /* README, Tuning: the chain passes the direct reads where rank n-1's n combines cost
        more than n - 1 hand-offs of a piece */
     p->scan_ring_min = 65536;
+    /* the defaults above were measured at 2 to 8 processes; from 16 on the cache-coherent
+       model's maps decide (sim/results/cc.md, README: Many cores) */
+    p->many_min = 16;
+    /* the butterfly against the direct allreduce on the model, 2-32 KiB (README: Many cores) */
+    p->butterfly_max = 8192;
+    p->barrier_radix = 0;
+    p->given = 0;
     p->unavailable = 0;
 }
 
@@ -238,11 +245,60 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
     }
 }
 
+/* Many cores on one node: the cache-coherent model's maps (sim/results/cc.md) -- trees
+ * rather than the root's line read by every process, no DOPL (it never wins there), the
+ * butterfly for small allreduces, the 2-way dissemination barrier.  A threshold the user
+ * set keeps its range.  Returns 0 for the collectives the maps do not cover. */
+static int many_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_topo_t *topo,
+                       const scc_select_params_t *p)
+{
+    const uint32_t g = p->given;
+
+    switch (c) {
+    case SCC_COLL_BCAST:
+        if (g & SCC_GIVEN_LINE_MAX) {
+            add_range(e, p, p->line_max, SCC_ALG_FLAT);
+        }
+        if ((g & SCC_GIVEN_DOPL_MIN) && topo->grid_ok && SCC_TOPO_DOMAINS == topo->kind) {
+            add_range(e, p, below(p->dopl_min), SCC_ALG_TREE);
+            add_range(e, p, SIZE_MAX, SCC_ALG_DOPL);
+        } else {
+            add_range(e, p, SIZE_MAX, SCC_ALG_TREE);
+        }
+        return 1;
+    case SCC_COLL_REDUCE:
+        /* the maps' allreduce: the tree's reduce beats every rank reading n - 1 lines */
+        if (g & SCC_GIVEN_LINE_MAX) {
+            add_range(e, p, p->line_max, SCC_ALG_FLAT);
+        }
+        add_range(e, p, SIZE_MAX, SCC_ALG_TREE);
+        return 1;
+    case SCC_COLL_ALLREDUCE:
+        if (g & SCC_GIVEN_TREE_MAX) {
+            add_range(e, p, p->tree_max, SCC_ALG_FLAT);
+        }
+        add_range(e, p, scc_select_butterfly_max(topo, p), SCC_ALG_BUTTERFLY);
+        if (g & SCC_GIVEN_DIRECT_MIN) {
+            add_range(e, p, below(p->direct_min), SCC_ALG_TREE);
+        }
+        add_range(e, p, SIZE_MAX, SCC_ALG_FLAT);
+        return 1;
+    case SCC_COLL_BARRIER:
+        add_range(e, p, SIZE_MAX, SCC_ALG_DISSEM);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static void auto_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_topo_t *topo,
                         const scc_select_params_t *p)
 {
     if (SCC_TOPO_NODES == topo->kind) {
         node_ranges(e, c, topo, p);
+        return;
+    }
+    if (scc_select_many(topo, p) && many_ranges(e, c, topo, p)) {
         return;
     }
     const int mesh = (SCC_TOPO_MESH == topo->kind);

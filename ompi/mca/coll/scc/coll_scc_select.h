@@ -85,11 +85,29 @@ typedef struct scc_select_params {
                                    the pairwise exchange (the leaders aggregate below) */
     size_t scan_ring_min;       /* one node: scan and exscan from this on run the pipelined
                                    chain in rank order (the direct algorithm below) */
+    /* one node of many cores (README, Many cores; sim/results/cc.md): */
+    int many_min;               /* flat and domains topologies of this many processes or
+                                   more take the cache-coherent model's defaults for what
+                                   the user did not set (given); 0 never */
+    size_t butterfly_max;       /* many cores: allreduce up to this runs the butterfly
+                                   (from 128 processes on 16384 unless given) */
+    int barrier_radix;          /* coll_scc_barrier_radix (0: all others in one round) */
+    uint32_t given;             /* SCC_GIVEN_* bits: parameters the user set, which keep
+                                   their value at every process count */
     uint32_t unavailable;       /* bit (1 << alg): algorithms that cannot run on this
                                    communicator (not built, no transport): the table
                                    puts a schedule there instead of a direct algorithm
                                    (tree for flat, nocmsg for dissem), else the fallback */
 } scc_select_params_t;
+
+/* Parameters a user set (their source is not the default): the many-core defaults leave
+ * them alone. */
+#define SCC_GIVEN_LINE_MAX      (1u << 0)
+#define SCC_GIVEN_TREE_MAX      (1u << 1)
+#define SCC_GIVEN_DIRECT_MIN    (1u << 2)
+#define SCC_GIVEN_DOPL_MIN      (1u << 3)
+#define SCC_GIVEN_BUTTERFLY_MAX (1u << 4)
+#define SCC_GIVEN_BARRIER_RADIX (1u << 5)
 
 /* What the table needs to know of the communicator's placement. */
 typedef struct scc_select_topo {
@@ -132,6 +150,26 @@ static inline scc_alg_t scc_select(const scc_select_table_t *t, scc_coll_t c, si
     int i = (bytes > e->max[0]) + (bytes > e->max[1]) + (bytes > e->max[2]);
     return (scc_alg_t) e->alg[i];
 }
+
+/* ---------------------------------------------------------------- */
+/* Many cores on one node (coll_scc_select_many.c): the cache-coherent model's choices. */
+
+/* Nonzero if the many-core defaults apply: one node (flat or domains), at least
+ * p->many_min processes, many_min not 0. */
+int scc_select_many(const scc_select_topo_t *topo, const scc_select_params_t *p);
+
+/* The trees' fan-outs per level for many cores (sim/results/cc_fanouts.md): fills fanout
+ * (up to 4 levels) and returns the number of levels; 0 where the many-core defaults do not
+ * apply (the caller keeps scc_tree_fanout_auto's shapes). */
+int scc_select_fanout(const scc_select_topo_t *topo, const scc_select_params_t *p,
+                      int *fanout);
+
+/* The dissemination barrier's radix to use (coll_scc_barrier_radix's meaning: 0 all others
+ * in one round): 1 for many cores unless given, else p->barrier_radix. */
+int scc_select_barrier_radix(const scc_select_topo_t *topo, const scc_select_params_t *p);
+
+/* The largest allreduce the butterfly runs for many cores. */
+size_t scc_select_butterfly_max(const scc_select_topo_t *topo, const scc_select_params_t *p);
 
 /* Writes one collective's row as text, e.g. "<=8192 nocmsg | >8192 dopl";
  * returns the length it needed (snprintf's convention). */

@@ -699,34 +699,6 @@ void mca_coll_scc_topo_free(scc_topo_t *t)
 
 /* ---------------------------------------------------------------- table and reports */
 
-void mca_coll_scc_topo_table(const scc_topo_t *t, uint32_t unavailable, scc_select_table_t *table)
-{
-    const mca_coll_scc_component_t *cs = &mca_coll_scc_component;
-    scc_select_params_t p;
-    scc_select_topo_t st;
-
-    scc_select_params_default(&p);
-    for (int c = 0; c < SCC_COLL_COUNT; ++c) {
-        p.force[c] = cs->force[c];
-    }
-    p.line_max = cs->line_max;
-    p.tree_max = cs->tree_max;
-    p.direct_min = cs->direct_min;
-    p.dopl_min = cs->dopl_min;
-    p.nodes_jia_min = cs->nodes_jia_min;
-    p.nodes_tree_min = cs->nodes_tree_min;
-    p.nodes_ring_min = cs->nodes_ring_min;
-    p.nodes_allgather_ring_min = cs->nodes_allgather_ring_min;
-    p.nodes_alltoall_pairwise_min = cs->nodes_alltoall_pairwise_min;
-    p.scan_ring_min = cs->scan_ring_min;
-    p.unavailable = unavailable;
-    st.kind = t->kind;
-    st.n = t->mesh.n;
-    st.grid_ok = t->mesh.grid_tail_only;
-    st.maxper = SCC_TOPO_NODES == t->kind ? t->nodes.maxper : 0;
-    scc_select_build(table, &st, &p);
-}
-
 int mca_coll_scc_topo_describe(const scc_topo_t *t, char *buf, size_t len)
 {
     const scc_mesh_dims_t *d = &t->mesh.dims;
@@ -779,4 +751,12 @@ void mca_coll_scc_topo_report(const mca_coll_scc_module_t *m, const char *transp
         SCC_VERBOSE(1, "coll:scc: comm %u (%s)   %-21s %s", m->cid, m->name,
                     scc_coll_name((scc_coll_t) c), line);
     }
+    /* the shapes the table's trees and dissemination run with */
+    line[0] = '\0';
+    for (int l = 0; l < m->nlevels; ++l) {
+        size_t used = strlen(line);
+        snprintf(line + used, sizeof(line) - used, "%s%d", l ? "," : "", m->fanout[l]);
+    }
+    SCC_VERBOSE(1, "coll:scc: comm %u (%s)   trees %s; dissemination radix %d", m->cid,
+                m->name, line, NULL != m->xp ? m->xp->bar_radix : 0);
 }

@@ -99,6 +99,10 @@ void mca_coll_scc_topo_free(scc_topo_t *t);
 
 /* Fills the selection table for a topology from the component's parameters. */
 void mca_coll_scc_topo_table(const scc_topo_t *t, uint32_t unavailable, scc_select_table_t *table);
+/* What the selection is built from (coll_scc_select_input.c): the placement and the
+ * component's parameters; the table, the trees and the barrier's radix all read these. */
+void mca_coll_scc_topo_select_input(const scc_topo_t *t, uint32_t unavailable,
+                                    scc_select_topo_t *st, scc_select_params_t *p);
 
 /* Verbose level 1 (rank 0 of the communicator): the topology, the transport
  * and the algorithm table; level 3: every rank's position. */

@@ -7,6 +7,7 @@
 #include "opal/util/output.h"
 #include "ompi/mca/coll/base/base.h"
 
+#include "coll_scc_members.h"
 #include "coll_scc_select.h"
 #include "coll_scc_sched.h"
 #include "coll_scc_topo.h"
@@ -80,6 +81,7 @@ typedef struct mca_coll_scc_module_t {
     unsigned cid;                       /* for the verbose reports */
     scc_comm_uid_t uid;                 /* the same on every process of the communicator */
     char name[64];
+    scc_members_t members;              /* what the layers below know of it (passed down) */
 
     struct scc_xport *xp;               /* the transport, once set up */
     struct scc_plan_set *plans;         /* this rank's schedules (coll_scc_plan.c) */
@@ -118,6 +120,15 @@ OBJ_CLASS_DECLARATION(mca_coll_scc_module_t);
 
 /* Makes the module of a communicator (coll_scc_module.c). */
 mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm, int *priority);
+
+/* Fills m->members from m and comm (coll_scc_module_members.c), at enable. */
+void mca_coll_scc_members_fill(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm);
+
+/* The per-phase trace's entry points (coll_scc_trace.c): installs the tracing entry points
+ * in a module (comm_query, when enabled); prints the module's summary and frees its trace
+ * (teardown). */
+void mca_coll_scc_trace_install(mca_coll_scc_module_t *m);
+void mca_coll_scc_trace_report(mca_coll_scc_module_t *m);
 
 /* Sets the communicator up; returns true when the component serves it (false: every call
  * goes to the fallback), the same on every member: each step's failure on one member is

@@ -68,7 +68,8 @@ void mca_coll_scc_show_help_once(int comm_rank, const char *topic, ...);
 /* Component and module functions */
 int mca_coll_scc_init_query(bool enable_progress_threads, bool enable_mpi_threads);
 int mca_coll_scc_register_params(void);
-/* Registers the int parameter coll_scc_<name> (READONLY, at OPAL_INFO_LVL level) with default dflt */
+/* Registers the int parameter coll_scc_<name> (READONLY, at OPAL_INFO_LVL level) with default
+ * dflt */
 void mca_coll_scc_reg_int(const char *name, const char *desc, int level, int *storage, int dflt);
 
 END_C_DECLS

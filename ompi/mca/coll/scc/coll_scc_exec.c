@@ -266,7 +266,7 @@ int mca_coll_scc_exec_pairs(mca_coll_scc_module_t *m, const scc_plan_t *p,
     int rc = OMPI_SUCCESS;
 
     if (NULL != p->readers && NULL == bounce) {
-        rc = mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM,
+        rc = mca_coll_scc_call_failed(m->xp, true, SCC_ERR_NO_MEM,
                                       "there is no memory for a message buffer");
     }
     x->send_copy = NULL != bounce;
@@ -290,7 +290,7 @@ int mca_coll_scc_exec_pairs(mca_coll_scc_module_t *m, const scc_plan_t *p,
 
 void *mca_coll_scc_scratch(mca_coll_scc_module_t *m, int which, size_t bytes)
 {
-    if (OPAL_UNLIKELY(mca_coll_scc_faults) && mca_coll_scc_fault(m, "scratch")) {
+    if (OPAL_UNLIKELY(mca_coll_scc_faults) && mca_coll_scc_fault(&m->members, "scratch")) {
         return NULL;
     }
     if (bytes > m->scratch[which].bytes) {

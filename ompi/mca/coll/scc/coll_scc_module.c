@@ -110,7 +110,7 @@ static void scc_module_destruct(mca_coll_scc_module_t *m)
         scc_report_calls(m);
     }
     mca_coll_scc_trace_report(m);
-    mca_coll_scc_xport_detach(m);
+    mca_coll_scc_xport_detach(&m->xp);
     mca_coll_scc_plans_free(m);
     free(m->children);
     for (int i = 0; i < SCC_NSCRATCH; ++i) {
@@ -188,6 +188,7 @@ static int scc_module_enable(mca_coll_base_module_t *module, struct ompi_communi
     m->rank = ompi_comm_rank(comm);
     m->size = ompi_comm_size(comm);
     m->cid = SCC_COMM_CID(comm);
+    mca_coll_scc_members_fill(m, comm);
     m->uid = scc_comm_uid(comm);
     snprintf(m->name, sizeof(m->name), "%s", SCC_COMM_NAME(comm));
     SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: selected", m->cid, m->name, m->size);
@@ -291,15 +292,15 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
     snprintf(m->name, sizeof(m->name), "%s", SCC_COMM_NAME(comm));
     /* topology and algorithm table (coll_scc_topo.c): one location exchange per
      * communicator; a bad mesh description gives a flat topology, not a failure */
-    ok = OMPI_SUCCESS == mca_coll_scc_topo_build(m, comm, &m->topo)
-         && !mca_coll_scc_fault(m, "topo");
+    ok = OMPI_SUCCESS == mca_coll_scc_topo_build(&m->members, &m->topo)
+         && !mca_coll_scc_fault(&m->members, "topo");
     if (!ok) {
         SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: rank %d: topology: %s", m->cid,
                     m->name, m->size, m->rank, m->topo.note);
     }
     scc_setup_trees(m);
     m->children = calloc(SCC_TREE_MAX_CHILDREN, sizeof(int));
-    if (NULL == m->children || mca_coll_scc_fault(m, "children")) {
+    if (NULL == m->children || mca_coll_scc_fault(&m->members, "children")) {
         SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: rank %d: no memory for the trees",
                     m->cid, m->name, m->size, m->rank);
         free(m->children);
@@ -307,12 +308,12 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
         ok = false;
     }
     /* a member whose topology failed would build another table */
-    if (!mca_coll_scc_agree(m, comm, ok)) {
+    if (!mca_coll_scc_agree(&m->members, ok)) {
         return scc_setup_declined(m, "topology or trees not set up on every member", NULL);
     }
     m->center = scc_tiles_center(&m->topo.tiles);
 
-    rc = mca_coll_scc_xport_attach(m, comm);
+    rc = mca_coll_scc_xport_attach(&m->members, &m->xp);
     if (OMPI_SUCCESS != rc) {
         return scc_setup_declined(m, "no transport", opal_strerror(rc));
     }
@@ -349,10 +350,11 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
        the first call that needs them */
     rc = mca_coll_scc_plans_setup(m, comm);
     if (OMPI_SUCCESS != rc) {
-        mca_coll_scc_xport_detach(m);
+        mca_coll_scc_xport_detach(&m->xp);
         return scc_setup_declined(m, "plans not set up on every member", NULL);
     }
-    mca_coll_scc_topo_report(m, m->xp->desc);   /* topology and table, verbose 1 */
+    /* topology and table, verbose 1 */
+    mca_coll_scc_topo_report(&m->members, &m->select, m->xp->desc);
     m->state = SCC_STATE_ACTIVE;
     return true;
 }
@@ -383,7 +385,7 @@ void mca_coll_scc_teardown(mca_coll_scc_module_t *m, struct ompi_communicator_t 
     scc_report_calls(m);
     mca_coll_scc_trace_report(m);   /* the per-phase trace, when on */
     mca_coll_scc_plans_report(m);   /* plans made and held, verbose 2 */
-    mca_coll_scc_xport_detach(m);
+    mca_coll_scc_xport_detach(&m->xp);
     mca_coll_scc_plans_free(m);
     m->state = SCC_STATE_DECLINED;
 }

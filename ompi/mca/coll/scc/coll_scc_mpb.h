@@ -46,7 +46,7 @@ size_t mca_coll_scc_strict_bytes(size_t chip_bytes);
  * checker's table): *view receives the read-only view the regions must point into.
  * core: rank -> core (kept: the module's topology outlives the transport).  Returns
  * OMPI_SUCCESS or an error (nothing to undo). */
-int mca_coll_scc_strict_attach(scc_xport_t *x, struct mca_coll_scc_module_t *m, char *base,
+int mca_coll_scc_strict_attach(scc_xport_t *x, char *base,
                                size_t chip_bytes, size_t core_size, const int *core,
                                int ncores, char **view);
 void mca_coll_scc_strict_detach(scc_xport_t *x);

@@ -175,7 +175,7 @@ int mca_coll_scc_reduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char 
     b.input = sbuf;
     b.work = x->rank == root ? rbuf : mca_coll_scc_scratch(m, 0, b.total + 1);
     if (NULL == b.work) {
-        (void) mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM,
+        (void) mca_coll_scc_call_failed(m->xp, true, SCC_ERR_NO_MEM,
                                         "there is no memory for its partial results");
         b.input = NULL;
     }
@@ -289,7 +289,7 @@ int mca_coll_scc_rooted_parts_sched(mca_coll_scc_module_t *m, scc_coll_t c, scc_
         b.work = mca_coll_scc_scratch(m, 0, (size_t) (hi - lo + 1) * bytes + 1);
         b.work_at = (size_t) lo * bytes;
         if (NULL == b.work) {
-            (void) mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM,
+            (void) mca_coll_scc_call_failed(m->xp, true, SCC_ERR_NO_MEM,
                                             "there is no memory for its subtree's parts");
         } else {
             mine = b.work + (size_t) (me - lo) * bytes;
@@ -330,7 +330,7 @@ int mca_coll_scc_reduce_scatter_sched(mca_coll_scc_module_t *m, scc_alg_t a, con
         /* uneven blocks: the ring's parts in bytes, as many blocks each as the largest */
         part_at = mca_coll_scc_scratch(m, 1, ((size_t) n + 1) * sizeof(size_t));
         if (NULL == part_at) {
-            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+            return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
         }
         part = 0;
         for (int i = 0; i <= n; ++i) {
@@ -353,7 +353,7 @@ int mca_coll_scc_reduce_scatter_sched(mca_coll_scc_module_t *m, scc_alg_t a, con
     b.input = sbuf;
     b.work = mca_coll_scc_scratch(m, 0, b.total + 1);
     if (NULL == b.work) {
-        (void) mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM,
+        (void) mca_coll_scc_call_failed(m->xp, true, SCC_ERR_NO_MEM,
                                         "there is no memory for its partial results");
         b.input = NULL;
     }

@@ -36,7 +36,7 @@ static int scc_pairs_run(mca_coll_scc_module_t *m, scc_alg_t a, scc_exec_pairs_t
     /* fail: this rank goes through the lists without data (x->fail), as without the
        pairs passing through me, one after the other */
     if (OMPI_SUCCESS != fail) {
-        rc = mca_coll_scc_call_failed(m, true, fail, "a receive count differs from its sender's");
+        rc = mca_coll_scc_call_failed(m->xp, true, fail, "a receive count differs from its sender's");
     }
     stage_off = mca_coll_scc_scratch(m, 1, ((size_t) p->nstage + 1) * sizeof(size_t));
     for (int j = 0; NULL != stage_off && j < p->nstage; ++j) {
@@ -46,7 +46,7 @@ static int scc_pairs_run(mca_coll_scc_module_t *m, scc_alg_t a, scc_exec_pairs_t
     b->stage_off = stage_off;
     b->stage = NULL != stage_off ? mca_coll_scc_scratch(m, 0, staged + 1) : NULL;
     if (NULL == b->stage) {
-        rc = mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM,
+        rc = mca_coll_scc_call_failed(m->xp, true, SCC_ERR_NO_MEM,
                                       "there is no memory for the pairs passing through");
     }
     scc_xport_begin(x);
@@ -187,7 +187,7 @@ int mca_coll_scc_alltoall_sched(mca_coll_scc_module_t *m, scc_alg_t a, const cha
     off = mca_coll_scc_scratch(m, 2, 2 * (size_t) n * sizeof(size_t));
     if (NULL == off) {
         /* without the sizes nobody knows which messages to take */
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
                                         "there is no memory for the pairs' sizes");
     }
     for (int i = 0; i < n; ++i) {
@@ -231,7 +231,7 @@ int mca_coll_scc_alltoallv_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
        learns every rank's send sizes (one allgather of n numbers each) */
     sizes = mca_coll_scc_scratch(m, 2, ((size_t) n * n + n) * sizeof(uint64_t));
     if (NULL == sizes) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
                                         "there is no memory for the pairs' sizes");
     }
     row = sizes + (size_t) n * n;

@@ -1,6 +1,7 @@
 /* coll_scc_xport.c: the message engine shared by the shm and mpb transports, their
  * parameters, and attaching a communicator to one of them. */
-#include "coll_scc.h"
+#include "coll_scc_component.h"
+#include "coll_scc_topo.h"
 #include "coll_scc_agree.h"
 #include "coll_scc_mpb.h"
 #include "coll_scc_drain.h"
@@ -447,8 +448,9 @@ static void scc_xport_free(scc_xport_t *x)
     free(x);
 }
 
-int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
+int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
 {
+    struct ompi_communicator_t *comm = mb->comm;
     mca_coll_scc_component_t *cs = &mca_coll_scc_component;
     scc_xport_t *x = calloc(1, sizeof(*x));
     int rc, pipe, kind = cs->transport;
@@ -456,13 +458,14 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
 
     /* Every member reaches each agreement below, in the same order, whatever failed on it:
        all attach or none does (coll_scc_agree.c) */
-    const scc_nodes_t *nd = SCC_TOPO_NODES == m->topo.kind ? &m->topo.nodes : NULL;
+    const scc_nodes_t *nd = SCC_TOPO_NODES == mb->topo->kind ? &mb->topo->nodes : NULL;
 
     if (NULL != x) {
         x->rank = ompi_comm_rank(comm);
         x->size = ompi_comm_size(comm);
         x->call = 0;
         x->comm = comm;
+        x->mb = mb;
         x->region = calloc(x->size, sizeof(char *));
         x->pids = calloc(x->size, sizeof(pid_t));
         x->nlocal = x->size;
@@ -478,8 +481,8 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
         }
     }
     ok = NULL != x && NULL != x->region && NULL != x->pids && (NULL == nd || NULL != x->remote)
-         && !mca_coll_scc_fault(m, "xport");
-    if (!mca_coll_scc_agree(m, comm, ok)) {
+         && !mca_coll_scc_fault(mb, "xport");
+    if (!mca_coll_scc_agree(mb, ok)) {
         if (NULL != x) {
             scc_xport_free(x);
         }
@@ -499,16 +502,16 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
         kind = SCC_XPORT_SHM;
     }
     if (SCC_XPORT_PML == kind) {
-        rc = mca_coll_scc_xport_pml_attach(x, m, comm);
-        if (!mca_coll_scc_agree(m, comm, OMPI_SUCCESS == rc)) {
+        rc = mca_coll_scc_xport_pml_attach(x, mb);
+        if (!mca_coll_scc_agree(mb, OMPI_SUCCESS == rc)) {
             scc_xport_free(x);
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
-        m->xp = x;
+        *out = x;
         return OMPI_SUCCESS;
     }
     if (SCC_XPORT_MPB == kind) {
-        rc = mca_coll_scc_xport_mpb_attach(x, m, comm);
+        rc = mca_coll_scc_xport_mpb_attach(x, mb);
         if (OMPI_SUCCESS != rc) {
             if (NULL != x->detach) {
                 x->detach(x);
@@ -520,7 +523,7 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
         }
     }
     if (OMPI_SUCCESS != rc) {
-        rc = mca_coll_scc_xport_shm_attach(x, m, comm);
+        rc = mca_coll_scc_xport_shm_attach(x, mb);
     }
     if (OMPI_SUCCESS != rc) {
         scc_xport_free(x);
@@ -536,8 +539,8 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
     scc_flag_set(x, &scc_ctrl(x, x->rank)->pid.v, (uint64_t) getpid());
     scc_flag_set(x, &scc_ctrl(x, x->rank)->probe.v, (uint64_t) (uintptr_t) &scc_cma_probe_word);
     ok = NULL != x->expected && NULL != x->acked && NULL != x->acks && NULL != x->pv
-         && NULL != x->later && !mca_coll_scc_fault(m, "buffers");
-    if (!mca_coll_scc_agree(m, comm, ok)) {
+         && NULL != x->later && !mca_coll_scc_fault(mb, "buffers");
+    if (!mca_coll_scc_agree(mb, ok)) {
         scc_xport_free(x);
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
@@ -548,8 +551,8 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
     }
     /* the SCC has no single copy between cores: its buffers are the only way */
     cma = cs->cma != 0 && SCC_XPORT_SHM == x->kind && scc_cma_works(x)
-          && !mca_coll_scc_fault(m, "cma");
-    cma = mca_coll_scc_agree(m, comm, cma);
+          && !mca_coll_scc_fault(mb, "cma");
+    cma = mca_coll_scc_agree(mb, cma);
     if (1 == cs->cma && !cma && SCC_XPORT_SHM == x->kind) {
         mca_coll_scc_show_help_once(x->rank, "cma-unavailable", SCC_COMM_CID(comm),
                                     SCC_COMM_NAME(comm));
@@ -559,7 +562,7 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
     x->cma = cma;
     x->yield = SCC_YIELD_WHEN_IDLE();
     /* what depends on it must be the same on every rank: all must say so */
-    x->over = mca_coll_scc_agree(m, comm, x->yield);
+    x->over = mca_coll_scc_agree(mb, x->yield);
     if (cs->cma_min < 0) {
         /* auto, as measured on an Intel VM where single copy was fast: oversubscribed, a
            root that exposes its buffer waits for readers that are often not running,
@@ -581,7 +584,7 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
         x->desc = "shm within each node, pml between nodes";
         x->bounce = malloc(most);     /* a reduction's block from another node lands here */
         x->bounce_bytes = NULL != x->bounce ? most : 0;
-        if (!mca_coll_scc_agree(m, comm, NULL != x->bounce)) {
+        if (!mca_coll_scc_agree(mb, NULL != x->bounce)) {
             scc_xport_free(x);
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
@@ -590,14 +593,14 @@ int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator
     x->pipe = pipe >= SCC_LINE && (size_t) pipe < x->slot_size ? (size_t) pipe : x->slot_size;
     /* oversubscribed, the peer a process waits for is often not running: yield at once */
     x->spin = x->yield ? 1 : (cs->spin > 0 ? (unsigned) cs->spin : 1);
-    m->xp = x;
+    *out = x;
     return OMPI_SUCCESS;
 }
 
-void mca_coll_scc_xport_detach(mca_coll_scc_module_t *m)
+void mca_coll_scc_xport_detach(scc_xport_t **xp)
 {
-    if (NULL != m->xp) {
-        scc_xport_free(m->xp);
-        m->xp = NULL;
+    if (NULL != *xp) {
+        scc_xport_free(*xp);
+        *xp = NULL;
     }
 }

@@ -35,6 +35,7 @@
 
 #include "coll_scc_compat.h"
 #include "coll_scc_fiber.h"
+#include "coll_scc_members.h"
 #include "coll_scc_nodes.h"
 #include "coll_scc_param.h"
 #include "coll_scc_select.h"
@@ -47,7 +48,6 @@ BEGIN_C_DECLS
 
 struct ompi_op_t;
 struct ompi_datatype_t;
-struct mca_coll_scc_module_t;
 
 #define SCC_LINE 64                 /* bytes between independently written words */
 #define SCC_MPB_LINE 32             /* the SCC's cache line: the unit of its buffers' writes */
@@ -170,6 +170,7 @@ typedef struct scc_xport {
     uint64_t traffic[2][2];         /* messages received, [peer off my node][by the pml] */
     /* pml: point-to-point messages on the communicator */
     struct ompi_communicator_t *comm;
+    const scc_members_t *mb;        /* the members as the module passed them (messages) */
     int pml_tag;                    /* the running call's own tag (scc_pml_begin) */
     uint64_t pml_tag_call;          /* the call it was reserved for */
     struct ompi_request_t **reqs;   /* sends posted in the running call */
@@ -607,35 +608,28 @@ void scc_reduce3(struct ompi_op_t *op, const void *src1, const void *src2, void 
 /* Attaches the communicator to a transport (agreeing with all members through
  * the fallback module); returns OMPI_SUCCESS, or an error after which no rank
  * uses the component on this communicator. */
-int mca_coll_scc_xport_attach(struct mca_coll_scc_module_t *m, struct ompi_communicator_t *comm);
-void mca_coll_scc_xport_detach(struct mca_coll_scc_module_t *m);
+int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out);
+void mca_coll_scc_xport_detach(scc_xport_t **xp);
 
 /* A shared mapping of bytes for all members, created by rank 0 (memfd or a
  * mode-0600 file) and attached by the others; agreed among all members.  Each
  * rank then reserves the pages of [my_off, my_off + my_len) itself, so they
  * are local to it.  Returns OMPI_SUCCESS everywhere or an error everywhere. */
-int mca_coll_scc_segment_attach(struct mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
-                                size_t bytes, size_t my_off, size_t my_len, const char *what,
-                                void **base);
+int mca_coll_scc_segment_attach(const scc_members_t *mb, size_t bytes, size_t my_off,
+                                size_t my_len, const char *what, void **base);
 /* The same with several nodes (nd): one segment per node, made by its lowest rank, of
  * bytes for that node's processes; the agreements still span every member.  A memfd
  * reserves only the first my_hot bytes of my part (the rest when first touched); a file,
  * whose directory may fill up, all my_len.  memfd (may be NULL): which one it is. */
-int mca_coll_scc_segment_attach_nodes(struct mca_coll_scc_module_t *m,
-                                      struct ompi_communicator_t *comm, const scc_nodes_t *nd,
+int mca_coll_scc_segment_attach_nodes(const scc_members_t *mb, const scc_nodes_t *nd,
                                       size_t bytes, size_t my_off, size_t my_len, size_t my_hot,
                                       const char *what, void **base, bool *memfd);
 void mca_coll_scc_segment_detach(void *base, size_t bytes);
-/* All members agree on a flag (the minimum over the communicator, 0 on error). */
-int mca_coll_scc_agree(struct mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, int mine);
 
 /* Backends: each fills x (regions, detach) or returns an error. */
-int mca_coll_scc_xport_shm_attach(scc_xport_t *x, struct mca_coll_scc_module_t *m,
-                                  struct ompi_communicator_t *comm);
-int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, struct mca_coll_scc_module_t *m,
-                                  struct ompi_communicator_t *comm);
-int mca_coll_scc_xport_pml_attach(scc_xport_t *x, struct mca_coll_scc_module_t *m,
-                                  struct ompi_communicator_t *comm);
+int mca_coll_scc_xport_shm_attach(scc_xport_t *x, const scc_members_t *mb);
+int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, const scc_members_t *mb);
+int mca_coll_scc_xport_pml_attach(scc_xport_t *x, const scc_members_t *mb);
 
 /* The pml transport's messages (coll_scc_xport_pml.c): the engine's functions
  * hand their calls here when x->kind is SCC_XPORT_PML. */

@@ -2,7 +2,8 @@
  * communicators shared memory cannot serve, and as a baseline for the other transports. */
 #include <string.h>
 
-#include "coll_scc.h"
+#include "coll_scc_component.h"
+#include "coll_scc_topo.h"
 #include "coll_scc_agree.h"
 #include "coll_scc_drain.h"
 #include "coll_scc_xport.h"
@@ -275,9 +276,9 @@ void scc_pml_end(scc_xport_t *x)
     x->ncopies = 0;
 }
 
-int mca_coll_scc_xport_pml_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
-                                  struct ompi_communicator_t *comm)
+int mca_coll_scc_xport_pml_attach(scc_xport_t *x, const scc_members_t *mb)
 {
+    struct ompi_communicator_t *comm = mb->comm;
     x->kind = SCC_XPORT_PML;
     x->desc = "pml (point-to-point)";
     x->comm = comm;
@@ -292,7 +293,7 @@ int mca_coll_scc_xport_pml_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     /* reductions receive a block (at most a slot) here: reserved now, so that no call
        allocates it (the caller agrees on the result) */
     x->bounce = malloc(x->slot_size);
-    if (NULL == x->bounce || mca_coll_scc_fault(m, "pml")) {
+    if (NULL == x->bounce || mca_coll_scc_fault(mb, "pml")) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     x->bounce_bytes = x->slot_size;

@@ -8,6 +8,7 @@
 
 #include "coll_scc_component.h"
 #include "coll_scc_xport.h"
+#include "coll_scc_xport_slots.h"
 
 BEGIN_C_DECLS
 

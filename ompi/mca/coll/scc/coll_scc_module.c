@@ -8,6 +8,7 @@
 #include "coll_scc_agree.h"
 #include "coll_scc_exec.h"
 #include "coll_scc_flat.h"
+#include "coll_scc_param.h"
 #include "coll_scc_record.h"
 #include "coll_scc_trace.h"
 #include "coll_scc_xport.h"
@@ -317,7 +318,7 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
     if (OMPI_SUCCESS != rc) {
         return scc_setup_declined(m, "no transport", opal_strerror(rc));
     }
-    if (m->xp->cma && m->xp->cma_min < SIZE_MAX) {
+    if (scc_xport_single_copy(m->xp) && m->xp->cma_min < SIZE_MAX) {
         snprintf(cma, sizeof(cma), "on from %zu bytes (blocks per peer from %zu)", m->xp->cma_min,
                  m->xp->cma_a2a_min);
     }

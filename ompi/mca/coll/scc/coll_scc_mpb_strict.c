@@ -11,6 +11,7 @@
  * difference between the two), and nothing of the MPB path does read-modify-write. */
 #include "coll_scc_component.h"
 #include "coll_scc_mpb.h"
+#include "coll_scc_xport_slots.h"
 
 #include <pthread.h>
 #include <signal.h>

@@ -6,6 +6,8 @@
 #include "coll_scc_mpb.h"
 #include "coll_scc_drain.h"
 #include "coll_scc_xport.h"
+#include "coll_scc_xport_pml.h"
+#include "coll_scc_xport_slots.h"
 #include "coll_scc_sched.h"
 
 #include <errno.h>
@@ -108,8 +110,8 @@ void scc_xport_first_call(scc_xport_t *x)
     }
 }
 
-int scc_xport_expose(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
-                     const void *extra, size_t extra_len)
+int scc_slot_expose(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
+                    const void *extra, size_t extra_len)
 {
     if (OPAL_UNLIKELY(0 != x->fail)) {
         scc_publish_poison(x, tag, len, nreaders);
@@ -142,12 +144,9 @@ void scc_xport_send_publish(scc_xport_t *x, uint32_t tag, size_t len, int nreade
                 len <= SCC_INLINE_MAX ? SCC_MSG_INLINE : SCC_MSG_SLOT, NULL, nreaders);
 }
 
-int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
-                   bool stable, const int *readers)
+int scc_slot_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
+                  bool stable, const int *readers)
 {
-    if (OPAL_UNLIKELY(SCC_XPORT_PML == x->kind)) {
-        return scc_pml_send(x, buf, len, nreaders, readers);
-    }
     if (OPAL_UNLIKELY(NULL != x->remote)) {
         /* other nodes' readers get it over the pml, this node's through the slot */
         nreaders = scc_pml_send_remote(x, buf, len, nreaders, readers);
@@ -168,7 +167,8 @@ int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, in
             memcpy(scc_wr(x, h->data, len), buf, len);
         }
         kind = SCC_MSG_INLINE;
-    } else if (stable && x->cma && (len >= x->cma_min || len > x->slot_size)) {
+    } else if (stable && scc_xport_single_copy(x)
+               && (len >= x->cma_min || len > x->slot_size)) {
         kind = SCC_MSG_CMA;
     } else if (len <= x->slot_size) {
         SCC_TRACED(SCC_PH_COPY, len,
@@ -252,7 +252,7 @@ int scc_xport_take(scc_xport_t *x, int peer, uint32_t tag, scc_msg_hdr_t *h, boo
     return OMPI_SUCCESS;
 }
 
-int scc_xport_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len)
+int scc_slot_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len)
 {
     if (OPAL_UNLIKELY(scc_xport_by_pml(x, peer))) {
         return scc_pml_recv(x, peer, buf, len);
@@ -264,7 +264,7 @@ int scc_xport_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len
     if (OPAL_UNLIKELY(OMPI_SUCCESS != rc || done)) {
         return rc;
     }
-    x->traffic[NULL != x->remote && x->remote[peer]][0]++;
+    x->traffic[NULL != x->offnode && x->offnode[peer]][0]++;
     if (OPAL_UNLIKELY(h->len != len)) {
         rc = MPI_ERR_TRUNCATE;
     } else if (SCC_MSG_CMA == h->kind) {
@@ -276,8 +276,8 @@ int scc_xport_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len
     return rc;
 }
 
-int scc_xport_read(scc_xport_t *x, int peer, const scc_msg_hdr_t *h, size_t off, void *dst,
-                   size_t len)
+int scc_slot_read(scc_xport_t *x, int peer, const scc_msg_hdr_t *h, size_t off, void *dst,
+                  size_t len)
 {
     if (OPAL_UNLIKELY(h->kind >= SCC_MSG_POISON)) {
         return SCC_MSG_POISON_CLASS(h->kind);
@@ -306,9 +306,9 @@ void scc_reduce3(struct ompi_op_t *op, const void *src1, const void *src2, void 
     SCC_TRACE_ADD(t0, SCC_PH_COMBINE, count * sz);
 }
 
-int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
-                          const void *input, size_t count, struct ompi_datatype_t *dtype,
-                          struct ompi_op_t *op)
+int scc_slot_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
+                         const void *input, size_t count, struct ompi_datatype_t *dtype,
+                         struct ompi_op_t *op)
 {
     if (OPAL_UNLIKELY(scc_xport_by_pml(x, peer))) {
         return scc_pml_recv_reduce(x, peer, target, input, count, dtype, op);
@@ -323,7 +323,7 @@ int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
     if (OPAL_UNLIKELY(OMPI_SUCCESS != rc || done)) {
         return rc;
     }
-    x->traffic[NULL != x->remote && x->remote[peer]][0]++;
+    x->traffic[NULL != x->offnode && x->offnode[peer]][0]++;
     ompi_datatype_type_size(dtype, &dtsize);
     if (OPAL_UNLIKELY(h->len != count * dtsize)) {
         scc_xport_release(x, peer, tag);
@@ -354,15 +354,11 @@ int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
     return rc;
 }
 
-int scc_xport_end(scc_xport_t *x)
+int scc_slot_end(scc_xport_t *x)
 {
     int fail = x->fail;
 
     scc_xport_forget(x);
-    if (SCC_XPORT_PML == x->kind) {
-        scc_pml_end(x);
-        return fail;
-    }
     if (OPAL_UNLIKELY(NULL != x->remote)) {
         scc_pml_end(x);
     }
@@ -425,8 +421,8 @@ static bool scc_cma_works(scc_xport_t *x)
 
 static void scc_xport_free(scc_xport_t *x)
 {
-    if (NULL != x->detach) {
-        x->detach(x);
+    if (NULL != x->ops && NULL != x->ops->detach) {
+        x->ops->detach(x);
     }
     free(x->region);
     free(x->pids);
@@ -444,7 +440,7 @@ static void scc_xport_free(scc_xport_t *x)
         free(x->copies[i].buf);
     }
     free(x->copies);
-    free(x->remote);
+    free(x->offnode);
     free(x);
 }
 
@@ -454,7 +450,7 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
     mca_coll_scc_component_t *cs = &mca_coll_scc_component;
     scc_xport_t *x = calloc(1, sizeof(*x));
     int rc, pipe, kind = cs->transport;
-    bool cma, ok;
+    bool cma, ok, single;
 
     /* Every member reaches each agreement below, in the same order, whatever failed on it:
        all attach or none does (coll_scc_agree.c) */
@@ -472,15 +468,20 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
         x->lrank = x->rank;
         if (NULL != nd) {
             /* several nodes: shared memory within mine, the pml to the others */
-            x->remote = calloc(x->size, 1);
-            for (int r = 0; NULL != x->remote && r < x->size; ++r) {
-                x->remote[r] = nd->node_of[r] != nd->node_of[x->rank];
+            x->offnode = calloc(x->size, 1);
+            for (int r = 0; NULL != x->offnode && r < x->size; ++r) {
+                x->offnode[r] = nd->node_of[r] != nd->node_of[x->rank];
             }
+            x->remote = x->offnode;
             x->nlocal = nd->first[nd->node_of[x->rank] + 1] - nd->first[nd->node_of[x->rank]];
             x->lrank = nd->local_of[x->rank];
         }
+        /* what this attachment does, as the slot engine's backends map it: the whole
+           communicator in shared memory, or this node's processes with the pml to the
+           others (the pml transport: the pml alone; single copy once agreed, below) */
+        x->caps = NULL != x->remote ? SCC_XPORT_CAP_PML : SCC_XPORT_CAP_SHARED;
     }
-    ok = NULL != x && NULL != x->region && NULL != x->pids && (NULL == nd || NULL != x->remote)
+    ok = NULL != x && NULL != x->region && NULL != x->pids && (NULL == nd || NULL != x->offnode)
          && !mca_coll_scc_fault(mb, "xport");
     if (!mca_coll_scc_agree(mb, ok)) {
         if (NULL != x) {
@@ -502,20 +503,24 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
         kind = SCC_XPORT_SHM;
     }
     if (SCC_XPORT_PML == kind) {
-        rc = mca_coll_scc_xport_pml_attach(x, mb);
+        rc = mca_coll_scc_xport_pml_ops.attach(x, mb);
         if (!mca_coll_scc_agree(mb, OMPI_SUCCESS == rc)) {
             scc_xport_free(x);
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
+        x->ops = &mca_coll_scc_xport_pml_ops;
+        x->caps = SCC_XPORT_CAP_PML;
+        x->remote = NULL;       /* every peer over the pml (offnode: for the counts) */
         *out = x;
         return OMPI_SUCCESS;
     }
     if (SCC_XPORT_MPB == kind) {
-        rc = mca_coll_scc_xport_mpb_attach(x, mb);
+        rc = mca_coll_scc_xport_mpb_ops.attach(x, mb);
         if (OMPI_SUCCESS != rc) {
-            if (NULL != x->detach) {
-                x->detach(x);
-                x->detach = NULL;
+            /* (a backend sets x->ops once it holds something its detach gives back) */
+            if (NULL != x->ops) {
+                x->ops->detach(x);
+                x->ops = NULL;
             }
             SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: message-passing buffers "
                         "unavailable, using shared memory", SCC_COMM_CID(comm),
@@ -523,7 +528,7 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
         }
     }
     if (OMPI_SUCCESS != rc) {
-        rc = mca_coll_scc_xport_shm_attach(x, mb);
+        rc = mca_coll_scc_xport_shm_ops.attach(x, mb);
     }
     if (OMPI_SUCCESS != rc) {
         scc_xport_free(x);
@@ -550,16 +555,18 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
         }
     }
     /* the SCC has no single copy between cores: its buffers are the only way */
-    cma = cs->cma != 0 && SCC_XPORT_SHM == x->kind && scc_cma_works(x)
-          && !mca_coll_scc_fault(mb, "cma");
+    single = 0 != (x->ops->caps & SCC_XPORT_CAP_SINGLE_COPY);
+    cma = cs->cma != 0 && single && scc_cma_works(x) && !mca_coll_scc_fault(mb, "cma");
     cma = mca_coll_scc_agree(mb, cma);
-    if (1 == cs->cma && !cma && SCC_XPORT_SHM == x->kind) {
+    if (1 == cs->cma && !cma && single) {
         mca_coll_scc_show_help_once(x->rank, "cma-unavailable", SCC_COMM_CID(comm),
                                     SCC_COMM_NAME(comm));
         scc_xport_free(x);
         return OMPI_ERR_NOT_AVAILABLE;
     }
-    x->cma = cma;
+    if (cma) {
+        x->caps |= SCC_XPORT_CAP_SINGLE_COPY;
+    }
     x->yield = SCC_YIELD_WHEN_IDLE();
     /* what depends on it must be the same on every rank: all must say so */
     x->over = mca_coll_scc_agree(mb, x->yield);

@@ -9,6 +9,8 @@
 #include "coll_scc_agree.h"
 #include "coll_scc_mpb.h"
 #include "coll_scc_xport.h"
+#include "coll_scc_xport_pml.h"
+#include "coll_scc_xport_slots.h"
 #include "coll_scc_sched.h"
 
 #include <errno.h>
@@ -144,7 +146,7 @@ static const char *scc_mpb_unusable(const scc_members_t *mb, int highest, int ch
     return highest >= chip_cores ? "a core beyond the SCC's 48" : NULL;
 }
 
-int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, const scc_members_t *mb)
+static int scc_mpb_attach(scc_xport_t *x, const scc_members_t *mb)
 {
     struct ompi_communicator_t *comm = mb->comm;
     mca_coll_scc_component_t *cs = &mca_coll_scc_component;
@@ -163,7 +165,6 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, const scc_members_t *mb)
 
     /* Each step below ends in an agreement that every member reaches, whatever failed on
        it: all use the buffers or none does (the caller then attaches shared memory). */
-    x->kind = SCC_XPORT_MPB;
     x->nslots = cs->mpb_nslots < SCC_SCHED_TAG_WINDOW ? SCC_SCHED_TAG_WINDOW : cs->mpb_nslots;
     if (x->nslots > 64) {
         x->nslots = 64;
@@ -236,7 +237,7 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, const scc_members_t *mb)
     }
     x->desc = b->desc;
     x->backing = b;
-    x->detach = scc_mpb_detach;
+    x->ops = &mca_coll_scc_xport_mpb_ops;
     view = b->base;
     if (strict) {
         /* every write from here on goes through the checker */
@@ -269,3 +270,16 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, const scc_members_t *mb)
     }
     return OMPI_SUCCESS;
 }
+
+/* The SCC's message-passing buffers (or a file that emulates them): the slot engine at each
+ * core's place in the chip's buffers; one chip, no single copy between its cores. */
+const scc_xport_ops_t mca_coll_scc_xport_mpb_ops = {
+    .name = "mpb",
+    .caps = SCC_XPORT_CAP_SHARED,
+    .attach = scc_mpb_attach,
+    .detach = scc_mpb_detach,
+    .send = scc_slot_send,
+    .recv = scc_slot_recv,
+    .recv_reduce = scc_slot_recv_reduce,
+    .end = scc_slot_end,
+};

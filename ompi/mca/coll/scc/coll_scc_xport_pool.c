@@ -2,6 +2,7 @@
  * communicators (coll_scc_xport_pool.h says how). */
 #include "coll_scc_component.h"
 #include "coll_scc_xport.h"
+#include "coll_scc_xport_slots.h"
 
 #include <errno.h>
 #include <pthread.h>

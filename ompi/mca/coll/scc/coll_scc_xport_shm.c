@@ -4,6 +4,8 @@
 #include "coll_scc_topo.h"
 #include "coll_scc_agree.h"
 #include "coll_scc_xport.h"
+#include "coll_scc_xport_pml.h"
+#include "coll_scc_xport_slots.h"
 #include "coll_scc_sched.h"
 
 #include <dirent.h>
@@ -285,7 +287,7 @@ static void scc_shm_detach(scc_xport_t *x)
     }
 }
 
-int mca_coll_scc_xport_shm_attach(scc_xport_t *x, const scc_members_t *mb)
+static int scc_shm_attach(scc_xport_t *x, const scc_members_t *mb)
 {
     mca_coll_scc_component_t *cs = &mca_coll_scc_component;
     long page = sysconf(_SC_PAGESIZE);
@@ -294,7 +296,6 @@ int mca_coll_scc_xport_shm_attach(scc_xport_t *x, const scc_members_t *mb)
     size_t hot;
     int rc;
 
-    x->kind = SCC_XPORT_SHM;
     x->desc = "shm";
     x->nslots = cs->shm_nslots;
     if (x->nslots < SCC_SCHED_TAG_WINDOW) {
@@ -327,7 +328,7 @@ int mca_coll_scc_xport_shm_attach(scc_xport_t *x, const scc_members_t *mb)
         }
     }
     x->backing = base;
-    x->detach = scc_shm_detach;
+    x->ops = &mca_coll_scc_xport_shm_ops;
     /* a memfd's slot pages go back to the kernel where the process's budget wants them (a
        file's stay: taken again they could find its directory full) */
     if (memfd) {
@@ -336,3 +337,21 @@ int mca_coll_scc_xport_shm_attach(scc_xport_t *x, const scc_members_t *mb)
     }
     return OMPI_SUCCESS;
 }
+
+/* The generic transport: the slot engine in one shared segment per node; peers on other
+ * nodes over the pml (their receives posted ahead). */
+const scc_xport_ops_t mca_coll_scc_xport_shm_ops = {
+    .name = "shm",
+    .caps = SCC_XPORT_CAP_SHARED | SCC_XPORT_CAP_SINGLE_COPY | SCC_XPORT_CAP_PML,
+    .attach = scc_shm_attach,
+    .detach = scc_shm_detach,
+    .send = scc_slot_send,
+    .recv = scc_slot_recv,
+    .recv_reduce = scc_slot_recv_reduce,
+    .expose = scc_slot_expose,
+    .read = scc_slot_read,
+    .end = scc_slot_end,
+    .post = scc_pml_post,
+    .wait_one = scc_pml_complete,
+    .cancel = scc_pml_cancel,
+};

@@ -3,7 +3,7 @@
  * Only the root knows every part's size, so the choice depends on none: the table's choice
  * for no particular size.  The direct algorithm takes the parts by the root's counts and
  * displacements; across nodes the leaders aggregate the parts padded to the largest
- * (coll_scc_vnodes.c), or where that would more than double what moves, the pairwise
+ * (coll_scc_run_vnodes.c), or where that would more than double what moves, the pairwise
  * exchange, alltoallv's with one receiver. */
 #include "coll_scc.h"
 #include "coll_scc_blocks.h"

@@ -1,4 +1,4 @@
-/* coll_scc_vnodes.c: gatherv and scatterv across nodes through the leaders: the parts padded
+/* coll_scc_run_vnodes.c: gatherv and scatterv across nodes through the leaders: the parts padded
  * to the largest and moved by gather's and scatter's hierarchical schedules. */
 #include <string.h>
 

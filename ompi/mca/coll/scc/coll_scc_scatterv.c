@@ -2,7 +2,7 @@
  *
  * Only the root knows every part's size, so the choice depends on none: the table's choice
  * for no particular size.  The direct algorithm tells each reader where its part lies; the
- * leaders spread the parts padded to the largest across nodes (coll_scc_vnodes.c), or where
+ * leaders spread the parts padded to the largest across nodes (coll_scc_run_vnodes.c), or where
  * that would more than double what moves, the pairwise exchange, alltoallv's with one
  * sender. */
 #include "coll_scc.h"

@@ -21,7 +21,6 @@
 #include "coll_scc_probe.h"
 #include "coll_scc_record.h"
 #include "coll_scc_topo.h"
-#include "coll_scc_xport.h"
 
 #include <pthread.h>
 

@@ -402,6 +402,9 @@ int scc_slot_read(scc_xport_t *x, int peer, const scc_msg_hdr_t *h, size_t off, 
                   size_t len);
 int scc_slot_end(scc_xport_t *x);
 
+/* Copies len bytes at addr in peer's memory into buf (single copy: process_vm_readv). */
+int scc_cma_read(scc_xport_t *x, int peer, uint64_t addr, void *buf, size_t len);
+
 END_C_DECLS
 
 #endif /* MCA_COLL_SCC_XPORT_SLOTS_H */

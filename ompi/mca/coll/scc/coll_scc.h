@@ -124,7 +124,7 @@ mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm
 /* Fills m->members from m and comm (coll_scc_module_members.c), at enable. */
 void mca_coll_scc_members_fill(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm);
 
-/* The per-phase trace's entry points (coll_scc_trace.c): installs the tracing entry points
+/* The per-phase trace's entry points (coll_scc_trace_entry.c): installs the tracing entry points
  * in a module (comm_query, when enabled); prints the module's summary and frees its trace
  * (teardown). */
 void mca_coll_scc_trace_install(mca_coll_scc_module_t *m);

@@ -71,7 +71,7 @@ static inline void scc_trace_add(uint64_t t0, scc_phase_t ph, size_t bytes)
     } while (0)
 
 /* coll_scc_trace.c: the parameter and whether it is on; the module's wrapped entry points and
- * its summary are declared in coll_scc.h (they are the module's). */
+ * its summary (coll_scc_trace_entry.c) are declared in coll_scc.h (they are the module's). */
 int mca_coll_scc_trace_register_params(void);
 /* True when calls on new communicators are traced (a trace build with coll_scc_trace set). */
 bool mca_coll_scc_trace_enabled(void);

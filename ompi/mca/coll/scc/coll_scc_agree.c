@@ -3,9 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll_scc.h"
+#include "coll_scc_component.h"
 #include "coll_scc_agree.h"
-#include "coll_scc_xport.h"
 
 #include "opal/mca/base/mca_base_var.h"
 
@@ -33,23 +32,9 @@ int mca_coll_scc_agree_register_params(void)
     return OMPI_SUCCESS;
 }
 
-/* Collective calls the module has ended so far (the verbose call report's counts). */
-static uint64_t scc_calls_ended(const mca_coll_scc_module_t *m)
-{
-    uint64_t n = 0;
-    for (int f = 0; f < SCC_FORMS; ++f) {
-        for (int c = 0; c < SCC_COLL_COUNT; ++c) {
-            for (int a = 0; a < SCC_ALG_COUNT; ++a) {
-                n += m->calls[f][c][a];
-            }
-        }
-    }
-    return n;
-}
-
 /* The entry of the list that names this rank and step: at setup (call 0), one without
  * @<call>; at a call, one without or with that call's number. */
-static bool scc_fault_named(const mca_coll_scc_module_t *m, const char *step, uint64_t call)
+static bool scc_fault_named(const scc_members_t *mb, const char *step, uint64_t call)
 {
     const char *p = scc_fail_setup;
     size_t len = strlen(step);
@@ -57,7 +42,7 @@ static bool scc_fault_named(const mca_coll_scc_module_t *m, const char *step, ui
     while (NULL != p && '\0' != *p) {
         char *end;
         long r = strtol(p, &end, 10);
-        if (end != p && ':' == *end && r == m->rank && 0 == strncmp(end + 1, step, len)) {
+        if (end != p && ':' == *end && r == mb->rank && 0 == strncmp(end + 1, step, len)) {
             const char *after = end + 1 + len;
             if (',' == *after || '\0' == *after) {
                 return true;
@@ -73,64 +58,50 @@ static bool scc_fault_named(const mca_coll_scc_module_t *m, const char *step, ui
     return false;
 }
 
-static bool scc_fault_fires(const mca_coll_scc_module_t *m, const char *step, uint64_t call)
+static bool scc_fault_fires(const scc_members_t *mb, const char *step, uint64_t call)
 {
     static int fired;   /* said once per process at verbose 1 (plans fail per call) */
 
-    if (!scc_fault_named(m, step, call)) {
+    if (!scc_fault_named(mb, step, call)) {
         return false;
     }
     SCC_VERBOSE(0 == __atomic_fetch_add(&fired, 1, __ATOMIC_RELAXED) ? 1 : 3,
                 "coll:scc: comm %u (%s) size %d: rank %d: %s fails here "
-                "(coll_scc_fail_setup)", m->cid, m->name, m->size, m->rank, step);
+                "(coll_scc_fail_setup)", mb->cid, mb->name, mb->size, mb->rank, step);
     return true;
 }
 
-bool mca_coll_scc_fault(const mca_coll_scc_module_t *m, const char *step)
+bool mca_coll_scc_fault(const scc_members_t *mb, const char *step)
 {
     if (OPAL_LIKELY(!mca_coll_scc_faults)) {
         return false;
     }
-    return scc_fault_fires(m, step, SCC_STATE_ACTIVE == m->state ? scc_calls_ended(m) + 1 : 0);
+    return scc_fault_fires(mb, step, mb->ops->call(mb->owner));
 }
 
-int mca_coll_scc_agree(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, int mine)
+int mca_coll_scc_agree(const scc_members_t *mb, int mine)
 {
     int all = 0;
-    if (OMPI_SUCCESS != SCC_FALLBACK(m, allreduce, &mine, &all, 1, MPI_INT, MPI_MIN, comm)) {
+    if (OMPI_SUCCESS != mb->ops->allreduce(mb->owner, &mine, &all, MPI_INT, MPI_MIN)) {
         return 0;
     }
     return all;
 }
 
-int mca_coll_scc_agree_first(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, bool ok)
+int mca_coll_scc_agree_first(const scc_members_t *mb, bool ok)
 {
-    int n = ompi_comm_size(comm), mine = ok ? n : ompi_comm_rank(comm), first = 0;
-    if (OMPI_SUCCESS != SCC_FALLBACK(m, allreduce, &mine, &first, 1, MPI_INT, MPI_MIN, comm)) {
+    int mine = ok ? mb->size : mb->rank, first = 0;
+    if (OMPI_SUCCESS != mb->ops->allreduce(mb->owner, &mine, &first, MPI_INT, MPI_MIN)) {
         return 0;
     }
-    return first < n ? first : -1;
+    return first < mb->size ? first : -1;
 }
 
-unsigned mca_coll_scc_agree_mask(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
-                                 unsigned mine)
+unsigned mca_coll_scc_agree_mask(const scc_members_t *mb, unsigned mine)
 {
     unsigned all = 0;
-    if (OMPI_SUCCESS
-        != SCC_FALLBACK(m, allreduce, &mine, &all, 1, MPI_UNSIGNED, MPI_BAND, comm)) {
+    if (OMPI_SUCCESS != mb->ops->allreduce(mb->owner, &mine, &all, MPI_UNSIGNED, MPI_BAND)) {
         return 0;
     }
     return all;
-}
-
-int mca_coll_scc_agree_allgather(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
-                                 const void *mine, void *all, int bytes)
-{
-    return SCC_FALLBACK(m, allgather, mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, comm);
-}
-
-int mca_coll_scc_agree_bcast(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
-                             void *buf, int bytes, int root)
-{
-    return SCC_FALLBACK(m, bcast, buf, bytes, MPI_BYTE, root, comm);
 }

@@ -38,7 +38,7 @@ static int scc_allgatherv_padded(mca_coll_scc_module_t *m, size_t *v, const char
     /* (scratch 2: allgather's schedules use 0, 1 and the bounce buffer) */
     pad = mca_coll_scc_scratch(m, 2, most * (size_t) n + 1);
     if (NULL == pad) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
     }
     if (v[2 * n + me] > 0) {
         memcpy(pad + (size_t) me * most, in, v[2 * n + me]);
@@ -81,7 +81,7 @@ int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t
        exchange's arrays; the direct algorithm's parts are the received ones) */
     v = mca_coll_scc_scratch(m, SCC_SCRATCH_ARGS, 4 * (size_t) n * sizeof(size_t));
     if (NULL == v) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
                                         "there is no memory for its byte counts");
     }
     ompi_datatype_type_size(rdtype, &size);
@@ -99,7 +99,7 @@ int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t
            every rank): nothing moves */
         int *idx = mca_coll_scc_scratch(m, SCC_SCRATCH_IN, (size_t) n * sizeof(int));
         if (NULL == idx) {
-            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+            return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
         }
         if (scc_blocks_overlap(n, v + 2 * n, v + 3 * n, idx)) {
             mca_coll_scc_count(m, SCC_COLL_ALLGATHERV, alg);
@@ -107,7 +107,7 @@ int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t
         }
     }
     if (NULL == out) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
     }
     mine = v[2 * n + me];
     sbytes = mine;
@@ -121,10 +121,10 @@ int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t
         self = sbytes != mine ? MPI_ERR_TRUNCATE : OMPI_SUCCESS;
         in = out + v[3 * n + me];
         if (!r.contig && OMPI_SUCCESS != scc_block_pack(&r, me, mine, (char *) in)) {
-            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
+            return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
         }
     } else if (mine > 0 && NULL == (in = scc_view_in(m, sbuf, (size_t) scount, sdtype, mine))) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
     } else if (0 == mine) {
         in = out + v[3 * n + me];
     }

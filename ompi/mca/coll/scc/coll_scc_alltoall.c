@@ -50,7 +50,7 @@ int mca_coll_scc_alltoall(const void *sbuf, int scount, struct ompi_datatype_t *
     }
     out = scc_view_out(m, rbuf, (size_t) rcount * n, rdtype, bytes * n, &packed);
     if (NULL == in || NULL == out) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
                                             "there is no memory for a copy of the blocks");
     }
     rc = SCC_ALG_FLAT == alg ? mca_coll_scc_alltoall_flat(m, in, out, bytes)

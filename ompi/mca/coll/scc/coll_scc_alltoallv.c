@@ -35,7 +35,7 @@ static int scc_alltoall_blocks(mca_coll_scc_module_t *m, scc_coll_t c, bool in_p
     /* byte counts and offsets: send, send offsets, receive, receive offsets */
     v = mca_coll_scc_scratch(m, SCC_SCRATCH_ARGS, 4 * (size_t) n * sizeof(size_t));
     if (NULL == v) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
                                         "there is no memory for its byte counts");
     }
     for (int i = 0; i < n; ++i) {
@@ -50,14 +50,14 @@ static int scc_alltoall_blocks(mca_coll_scc_module_t *m, scc_coll_t c, bool in_p
     if (s->contig && !in_place) {
         in = scc_blocks_direct(s, n, v, v + n);
     } else if (NULL == (in = scc_blocks_packed(m, SCC_SCRATCH_IN, s, n, v, v + n, true))) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
                                         "there is no memory for a copy of the blocks");
     }
     if (r->contig) {
         out = scc_blocks_direct(r, n, v + 2 * n, v + 3 * n);
     } else if (NULL == (out = scc_blocks_packed(m, SCC_SCRATCH_OUT, r, n, v + 2 * n, v + 3 * n,
                                                 false))) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
                                         "there is no memory for a copy of the blocks");
     }
     rc = SCC_ALG_FLAT == alg

@@ -48,12 +48,12 @@ static int scc_bcast_rejoin(mca_coll_scc_module_t *m, char *data, size_t bytes, 
     x->shape = shape;
     if (NULL == data) {
         /* my packed copy was missing already */
-        (void) mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM, SCC_WHY_PACK);
+        (void) mca_coll_scc_call_failed(m->xp, true, SCC_ERR_NO_MEM, SCC_WHY_PACK);
     } else if (SCC_ALG_FLAT != a && total > bytes) {
         /* (no schedule of a broadcast uses scratch 0) */
         buf = mca_coll_scc_scratch(m, 0, total);
         if (NULL == buf) {
-            (void) mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM,
+            (void) mca_coll_scc_call_failed(m->xp, true, SCC_ERR_NO_MEM,
                                             "there is no memory for the root's data");
         }
     }
@@ -102,7 +102,7 @@ int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int
         data = scc_view_out(m, buff, (size_t) count, dtype, bytes, &packed);
     }
     if (NULL == data) {
-        (void) mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM, SCC_WHY_PACK);
+        (void) mca_coll_scc_call_failed(m->xp, true, SCC_ERR_NO_MEM, SCC_WHY_PACK);
     }
     rc = scc_bcast_run(m, alg, data, bytes, bytes, root);
     if (OMPI_ERR_NOT_AVAILABLE == rc) {

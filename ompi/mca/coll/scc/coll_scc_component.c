@@ -6,7 +6,7 @@
 #include "coll_scc_param.h"
 #include "coll_scc_record.h"
 #include "coll_scc_task.h"
-#include "coll_scc_xport.h"
+#include "coll_scc_xport_slots.h"
 
 #include <dlfcn.h>
 #include <libgen.h>

@@ -17,9 +17,10 @@
  * Where a member cannot go through the call without data (an algorithm that combines or
  * moves data in place, a plan it cannot make) nobody could tell the others, who already
  * wait for it: the job ends with a message naming the cause (mca_coll_scc_call_failed). */
-#include "coll_scc.h"
+#include "coll_scc_component.h"
 #include "coll_scc_drain.h"
 #include "coll_scc_xport.h"
+#include "coll_scc_xport_pml.h"
 
 #include "ompi/runtime/mpiruntime.h"
 
@@ -78,21 +79,21 @@ bool scc_xport_shape_stuck(scc_xport_t *x, unsigned *turns)
     return scc_shape_scan(x) || (NULL != x->remote && scc_pml_shape_probe(x));
 }
 
-int mca_coll_scc_call_failed(mca_coll_scc_module_t *m, bool drain, int rc, const char *what)
+int mca_coll_scc_call_failed(scc_xport_t *x, bool drain, int rc, const char *what)
 {
-    scc_xport_t *x = m->xp;
+    const scc_members_t *mb = x->mb;
 
     if (drain) {
         if (0 == x->fail) {
             x->fail = rc;
         }
         SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d: MPI_%s: %s: the call goes "
-                    "on without data here", m->cid, m->name, m->rank, m->size,
-                    scc_mpi_name(m->cur_coll), what);
+                    "on without data here", mb->cid, mb->name, mb->rank, mb->size,
+                    scc_mpi_name(*mb->cur_coll), what);
         return rc;
     }
-    mca_coll_scc_show_help("call-failed", m->cid, m->name, m->rank, m->size,
-                           scc_mpi_name(m->cur_coll), what);
+    mca_coll_scc_show_help("call-failed", mb->cid, mb->name, mb->rank, mb->size,
+                           scc_mpi_name(*mb->cur_coll), what);
     (void) ompi_mpi_abort(x->comm, rc);
     return rc;
 }

@@ -6,8 +6,9 @@
 
 #include <string.h>
 
-#include "coll_scc.h"
+#include "coll_scc_component.h"
 #include "coll_scc_xport.h"
+#include "coll_scc_xport_slots.h"
 
 BEGIN_C_DECLS
 
@@ -78,7 +79,7 @@ static inline void scc_xport_again(scc_xport_t *x)
  * rc: its error).  drain: the algorithm goes through the call without data (x->fail is
  * set: the transport publishes poison and only takes what it receives) and the call
  * returns rc; else the job ends here with a message (coll_scc_drain.c). */
-int mca_coll_scc_call_failed(mca_coll_scc_module_t *m, bool drain, int rc, const char *what);
+int mca_coll_scc_call_failed(scc_xport_t *x, bool drain, int rc, const char *what);
 #define SCC_WHY_PACK "there is no memory for a packed copy of the data"
 #define SCC_WHY_SCRATCH "there is no memory for its scratch buffer"
 

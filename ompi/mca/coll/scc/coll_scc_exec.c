@@ -83,7 +83,8 @@ static void scc_ahead_fill(scc_xport_t *x, const scc_plan_t *p, const scc_exec_b
             return;     /* a receive that must wait for its step: nothing behind it either */
         }
         scc_step_bytes(b, st, &off, &len);
-        slot = scc_pml_post(x, st->peer, SCC_STEP_RECV == st->kind ? scc_work_at(b, off) : NULL, len);
+        slot = scc_xport_post(x, st->peer, SCC_STEP_RECV == st->kind ? scc_work_at(b, off) : NULL,
+                              len);
         if (slot < 0) {
             return;
         }
@@ -108,12 +109,12 @@ static int scc_exec_step(scc_xport_t *x, const scc_plan_t *p, const scc_exec_buf
             int slot = ahead->slot[ahead->head];
             ahead->head = (ahead->head + 1) % SCC_PML_AHEAD;
             ahead->n--;
-            return scc_pml_complete(x, slot, st->peer, len,
-                                    SCC_STEP_RECV_REDUCE == st->kind ? scc_work_at(b, off)
+            return scc_xport_wait_one(x, slot, st->peer, len,
+                                      SCC_STEP_RECV_REDUCE == st->kind ? scc_work_at(b, off)
+                                                                       : NULL,
+                                      (st->flags & SCC_STEP_F_INPUT) ? scc_input_at(b, off)
                                                                      : NULL,
-                                    (st->flags & SCC_STEP_F_INPUT) ? scc_input_at(b, off)
-                                                                   : NULL,
-                                    b->dtsize > 0 ? len / b->dtsize : 0, b->dtype, b->op);
+                                      b->dtsize > 0 ? len / b->dtsize : 0, b->dtype, b->op);
         }
     }
     switch (st->kind) {
@@ -157,7 +158,7 @@ int mca_coll_scc_exec(mca_coll_scc_module_t *m, const scc_plan_t *p, const scc_e
     x->send_copy = false;
     /* only a reshape leaves receives posted ahead: the call starts again */
     while (ahead.n > 0) {
-        scc_pml_cancel(x, ahead.slot[ahead.head]);
+        scc_xport_cancel(x, ahead.slot[ahead.head]);
         ahead.head = (ahead.head + 1) % SCC_PML_AHEAD;
         ahead.n--;
     }
@@ -266,7 +267,7 @@ int mca_coll_scc_exec_pairs(mca_coll_scc_module_t *m, const scc_plan_t *p,
     int rc = OMPI_SUCCESS;
 
     if (NULL != p->readers && NULL == bounce) {
-        rc = mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM,
+        rc = mca_coll_scc_call_failed(m->xp, true, SCC_ERR_NO_MEM,
                                       "there is no memory for a message buffer");
     }
     x->send_copy = NULL != bounce;
@@ -290,7 +291,7 @@ int mca_coll_scc_exec_pairs(mca_coll_scc_module_t *m, const scc_plan_t *p,
 
 void *mca_coll_scc_scratch(mca_coll_scc_module_t *m, int which, size_t bytes)
 {
-    if (OPAL_UNLIKELY(mca_coll_scc_faults) && mca_coll_scc_fault(m, "scratch")) {
+    if (OPAL_UNLIKELY(mca_coll_scc_faults) && mca_coll_scc_fault(&m->members, "scratch")) {
         return NULL;
     }
     if (bytes > m->scratch[which].bytes) {

@@ -167,7 +167,7 @@ static int scc_reduce_slots(mca_coll_scc_module_t *m, const char *sbuf, char *ou
             char *keep = mca_coll_scc_scratch(m, 1, cnt * dtsize);
             if (NULL == keep) {
                 /* the others read my published copies and combine: none can be told */
-                rc = mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+                rc = mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
             } else {
                 SCC_TRACED(SCC_PH_COPY, cnt * dtsize, memcpy(keep, sbuf + off, cnt * dtsize));
                 x->pv[me] = keep;
@@ -210,7 +210,7 @@ static int scc_rs_cma(mca_coll_scc_module_t *m, const char *sbuf, size_t first, 
     per = scc_min(cnt, (size_t) 65536 / dtsize + 1);
     bounce = mca_coll_scc_scratch(m, 2, 2 * per * dtsize);
     if (NULL == bounce) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
     }
     for (size_t done = 0; done < cnt && OMPI_SUCCESS == rc; done += per) {
         size_t k = scc_min(per, cnt - done), off = (first + done) * dtsize, len = k * dtsize;
@@ -335,7 +335,7 @@ int mca_coll_scc_reduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char *r
     scc_segment(count, x->size, x->rank, &first, &cnt);
     seg = x->rank == root ? rbuf + first * dtsize : mca_coll_scc_scratch(m, 0, cnt * dtsize + 1);
     if (NULL == seg) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
     }
     scc_xport_expose(x, 0, sbuf, count * dtsize, x->size - 1, NULL, 0);
     scc_wait_all(x, 0, hdrs);
@@ -417,7 +417,7 @@ int mca_coll_scc_reduce_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf,
     size_t per = x->slot_size / dtsize, npieces = (most + per - 1) / per;
     char *stage = mca_coll_scc_scratch(m, 0, (size_t) n * per * dtsize);
     if (NULL == stage) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
     }
     for (size_t k = 0; k < npieces && OMPI_SUCCESS == rc; ++k) {
         size_t first = k * per, cnt = first < mcnt ? scc_min(per, mcnt - first) : 0;

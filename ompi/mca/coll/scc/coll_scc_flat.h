@@ -114,7 +114,7 @@ int mca_coll_scc_barrier_radix(int n, int radix);
 /* Messages of this many bytes move single-copy (they are read in place). */
 static inline bool scc_single_copy(const scc_xport_t *x, size_t bytes)
 {
-    return x->cma && bytes >= x->cma_min;
+    return scc_xport_single_copy(x) && bytes >= x->cma_min;
 }
 
 /* The same for exchanges of one block per peer (gather, scatter, alltoall(v)): nobody waits
@@ -122,14 +122,14 @@ static inline bool scc_single_copy(const scc_xport_t *x, size_t bytes)
  * processes share cores (coll_scc_cma_min auto). */
 static inline bool scc_single_copy_blocks(const scc_xport_t *x, size_t bytes)
 {
-    return x->cma && bytes >= x->cma_a2a_min;
+    return scc_xport_single_copy(x) && bytes >= x->cma_a2a_min;
 }
 
 /* Reductions: from this many bytes on, the direct algorithms reduce-scatter what
  * they read single-copy; below, everyone's data through the slots. */
 static inline bool scc_single_copy_reduce(const scc_xport_t *x, size_t bytes)
 {
-    return x->cma && bytes >= x->cma_reduce_min;
+    return scc_xport_single_copy(x) && bytes >= x->cma_reduce_min;
 }
 
 /* alltoallv: a table offset that points into the sender's slot, not its buffer */

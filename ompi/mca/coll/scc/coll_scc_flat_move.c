@@ -164,7 +164,7 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
         memcpy(rbuf + roff[me], sbuf + soff[me], sbytes[me]);
     }
     scc_xport_begin(x);
-    if (x->cma && x->cma_a2a_min < SIZE_MAX
+    if (scc_xport_single_copy(x) && x->cma_a2a_min < SIZE_MAX
         && (size_t) n * 2 * sizeof(uint64_t) <= x->slot_size) {
         /* my send buffer in place, with each reader's (offset, length) beside it in my
            slot; blocks below the single-copy size are copied into the slot after that table while
@@ -173,7 +173,7 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
         uint64_t *table = mca_coll_scc_scratch(m, 1, x->slot_size);
         size_t extent = 0, used = tbytes;
         if (NULL == table) {
-            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+            return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
         }
         for (int d = 0; d < n; ++d) {
             table[2 * d] = soff[d];

@@ -148,7 +148,7 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
     }
     table = mca_coll_scc_scratch(m, 1, x->slot_size);
     if (NULL == table) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
     }
     for (int d = 0; d < n; ++d) {
         size_t len = d != me ? scc_part_len(parts, d) : 0, off = scc_part_off(parts, d);

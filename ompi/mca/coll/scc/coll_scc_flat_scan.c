@@ -87,7 +87,7 @@ int mca_coll_scc_scan_ring(mca_coll_scc_module_t *m, const char *in, char *out, 
     if (exclusive && me > 0 && me < n - 1) {
         nxt = mca_coll_scc_scratch(m, 0, count * dtsize + 1);
         if (NULL == nxt) {
-            (void) mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+            (void) mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
     }
@@ -186,12 +186,12 @@ int mca_coll_scc_scan_leaders(mca_coll_scc_module_t *m, const char *in, char *ou
     }
     /* the pml sends from the buffer it is given until the call ends: in place, my input for
        the run goes from a copy (my result overwrites it) */
-    if (SCC_XPORT_PML == x->kind && in == out && hi > me) {
+    if (scc_xport_all_pml(x) && in == out && hi > me) {
         keep = mca_coll_scc_scratch(m, 0, count * dtsize + 1);
     }
     if (NULL == ranks || NULL == stage || (exclusive && me == hi && hi < n - 1 && NULL == fwd)
-        || (SCC_XPORT_PML == x->kind && in == out && hi > me && NULL == keep)) {
-        (void) mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+        || (scc_xport_all_pml(x) && in == out && hi > me && NULL == keep)) {
+        (void) mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     for (int i = 0; i < n; ++i) {

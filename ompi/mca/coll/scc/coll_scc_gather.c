@@ -39,7 +39,7 @@ int mca_coll_scc_gather(const void *sbuf, int scount, struct ompi_datatype_t *sd
     if (m->rank == root) {
         out = scc_view_out(m, rbuf, (size_t) rcount * n, rdtype, bytes * n, &packed);
         if (NULL == out) {
-            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
+            return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
         }
         if (MPI_IN_PLACE == sbuf) {
             in = out + (size_t) root * bytes;
@@ -49,7 +49,7 @@ int mca_coll_scc_gather(const void *sbuf, int scount, struct ompi_datatype_t *sd
                 rc = scc_dtype_pack((char *) rbuf + (ptrdiff_t) root * rcount * ext,
                                     (size_t) rcount, rdtype, (char *) in, bytes);
                 if (OMPI_SUCCESS != rc) {
-                    return mca_coll_scc_call_failed(m, false, rc, "packing the data failed");
+                    return mca_coll_scc_call_failed(m->xp, false, rc, "packing the data failed");
                 }
             }
         }
@@ -57,7 +57,7 @@ int mca_coll_scc_gather(const void *sbuf, int scount, struct ompi_datatype_t *sd
     if (NULL == in) {
         in = scc_view_in(m, sbuf, (size_t) scount, sdtype, bytes);
         if (NULL == in) {
-            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
+            return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
         }
     }
     rc = SCC_ALG_FLAT == alg ? mca_coll_scc_gather_flat(m, in, out, bytes, root)

@@ -3,7 +3,7 @@
  * Only the root knows every part's size, so the choice depends on none: the table's choice
  * for no particular size.  The direct algorithm takes the parts by the root's counts and
  * displacements; across nodes the leaders aggregate the parts padded to the largest
- * (coll_scc_vnodes.c), or where that would more than double what moves, the pairwise
+ * (coll_scc_run_vnodes.c), or where that would more than double what moves, the pairwise
  * exchange, alltoallv's with one receiver. */
 #include "coll_scc.h"
 #include "coll_scc_blocks.h"
@@ -38,7 +38,7 @@ int mca_coll_scc_gatherv(const void *sbuf, int scount, struct ompi_datatype_t *s
        exchange's arrays; the direct algorithm's parts are the received ones) */
     v = mca_coll_scc_scratch(m, SCC_SCRATCH_ARGS, 4 * (size_t) n * sizeof(size_t));
     if (NULL == v) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
                                         "there is no memory for its byte counts");
     }
     if (!in_place) {
@@ -58,7 +58,7 @@ int mca_coll_scc_gatherv(const void *sbuf, int scount, struct ompi_datatype_t *s
         scc_blocks_init(&r, rbuf, rcounts, displs, rdtype);
         out = r.contig ? scc_blocks_direct(&r, n, v + 2 * n, v + 3 * n) : NULL;
         if (NULL == idx) {
-            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+            return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
         }
         if (r.contig && scc_blocks_overlap(n, v + 2 * n, v + 3 * n, idx)) {
             /* parts that would overlap in the receive buffer (the caller's error): taken, as
@@ -71,7 +71,7 @@ int mca_coll_scc_gatherv(const void *sbuf, int scount, struct ompi_datatype_t *s
             out = scc_blocks_packed(m, SCC_SCRATCH_OUT, &r, n, v + 2 * n, v + 3 * n, false);
         }
         if (NULL == out) {
-            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
+            return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
         }
         if (in_place || mine != v[2 * n + root]) {
             /* in place, my part stays where it is; a part of another size than its place
@@ -82,7 +82,7 @@ int mca_coll_scc_gatherv(const void *sbuf, int scount, struct ompi_datatype_t *s
         }
     }
     if (mine > 0 && NULL == (in = scc_view_in(m, sbuf, (size_t) scount, sdtype, mine))) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
     }
     if (SCC_ALG_TREE == alg && SCC_TOPO_NODES != m->topo.kind) {
         /* (forced) the leaders' schedules run across nodes only */

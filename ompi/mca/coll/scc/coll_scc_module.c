@@ -8,6 +8,7 @@
 #include "coll_scc_agree.h"
 #include "coll_scc_exec.h"
 #include "coll_scc_flat.h"
+#include "coll_scc_param.h"
 #include "coll_scc_record.h"
 #include "coll_scc_trace.h"
 #include "coll_scc_xport.h"
@@ -110,7 +111,7 @@ static void scc_module_destruct(mca_coll_scc_module_t *m)
         scc_report_calls(m);
     }
     mca_coll_scc_trace_report(m);
-    mca_coll_scc_xport_detach(m);
+    mca_coll_scc_xport_detach(&m->xp);
     mca_coll_scc_plans_free(m);
     free(m->children);
     for (int i = 0; i < SCC_NSCRATCH; ++i) {
@@ -188,6 +189,7 @@ static int scc_module_enable(mca_coll_base_module_t *module, struct ompi_communi
     m->rank = ompi_comm_rank(comm);
     m->size = ompi_comm_size(comm);
     m->cid = SCC_COMM_CID(comm);
+    mca_coll_scc_members_fill(m, comm);
     m->uid = scc_comm_uid(comm);
     snprintf(m->name, sizeof(m->name), "%s", SCC_COMM_NAME(comm));
     SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: selected", m->cid, m->name, m->size);
@@ -309,15 +311,15 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
     snprintf(m->name, sizeof(m->name), "%s", SCC_COMM_NAME(comm));
     /* topology and algorithm table (coll_scc_topo.c): one location exchange per
      * communicator; a bad mesh description gives a flat topology, not a failure */
-    ok = OMPI_SUCCESS == mca_coll_scc_topo_build(m, comm, &m->topo)
-         && !mca_coll_scc_fault(m, "topo");
+    ok = OMPI_SUCCESS == mca_coll_scc_topo_build(&m->members, &m->topo)
+         && !mca_coll_scc_fault(&m->members, "topo");
     if (!ok) {
         SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: rank %d: topology: %s", m->cid,
                     m->name, m->size, m->rank, m->topo.note);
     }
     scc_setup_trees(m);
     m->children = calloc(SCC_TREE_MAX_CHILDREN, sizeof(int));
-    if (NULL == m->children || mca_coll_scc_fault(m, "children")) {
+    if (NULL == m->children || mca_coll_scc_fault(&m->members, "children")) {
         SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: rank %d: no memory for the trees",
                     m->cid, m->name, m->size, m->rank);
         free(m->children);
@@ -325,16 +327,16 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
         ok = false;
     }
     /* a member whose topology failed would build another table */
-    if (!mca_coll_scc_agree(m, comm, ok)) {
+    if (!mca_coll_scc_agree(&m->members, ok)) {
         return scc_setup_declined(m, "topology or trees not set up on every member", NULL);
     }
     m->center = scc_tiles_center(&m->topo.tiles);
 
-    rc = mca_coll_scc_xport_attach(m, comm);
+    rc = mca_coll_scc_xport_attach(&m->members, &m->xp);
     if (OMPI_SUCCESS != rc) {
         return scc_setup_declined(m, "no transport", opal_strerror(rc));
     }
-    if (m->xp->cma && m->xp->cma_min < SIZE_MAX) {
+    if (scc_xport_single_copy(m->xp) && m->xp->cma_min < SIZE_MAX) {
         snprintf(cma, sizeof(cma), "on from %zu bytes (blocks per peer from %zu)", m->xp->cma_min,
                  m->xp->cma_a2a_min);
     }
@@ -367,10 +369,20 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
        the first call that needs them */
     rc = mca_coll_scc_plans_setup(m, comm);
     if (OMPI_SUCCESS != rc) {
-        mca_coll_scc_xport_detach(m);
+        mca_coll_scc_xport_detach(&m->xp);
         return scc_setup_declined(m, "plans not set up on every member", NULL);
     }
-    mca_coll_scc_topo_report(m, m->xp->desc);   /* topology and table, verbose 1 */
+    /* topology and table, verbose 1, and the shapes its trees and dissemination run with */
+    mca_coll_scc_topo_report(&m->members, &m->select, m->xp->desc);
+    if (mca_coll_scc_component.verbose >= 1 && 0 == m->rank) {
+        char line[64] = "";
+        for (int l = 0; l < m->nlevels; ++l) {
+            size_t used = strlen(line);
+            snprintf(line + used, sizeof(line) - used, "%s%d", l ? "," : "", m->fanout[l]);
+        }
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s)   trees %s; dissemination radix %d", m->cid,
+                    m->name, line, m->xp->bar_radix);
+    }
     m->state = SCC_STATE_ACTIVE;
     return true;
 }
@@ -401,7 +413,7 @@ void mca_coll_scc_teardown(mca_coll_scc_module_t *m, struct ompi_communicator_t 
     scc_report_calls(m);
     mca_coll_scc_trace_report(m);   /* the per-phase trace, when on */
     mca_coll_scc_plans_report(m);   /* plans made and held, verbose 2 */
-    mca_coll_scc_xport_detach(m);
+    mca_coll_scc_xport_detach(&m->xp);
     mca_coll_scc_plans_free(m);
     m->state = SCC_STATE_DECLINED;
 }

@@ -1,10 +1,11 @@
 /* coll_scc_mpb.h: what the files of the mpb transport share -- the claim lock of a core's
- * buffer and the strict emulation's checker. */
+ * buffer (the strict emulation's checker: coll_scc_strict.h). */
 #ifndef MCA_COLL_SCC_MPB_H
 #define MCA_COLL_SCC_MPB_H
 
 #include <stddef.h>
 
+#include "coll_scc_strict.h"
 #include "coll_scc_xport.h"
 
 BEGIN_C_DECLS
@@ -31,25 +32,6 @@ typedef struct scc_mpb_lock {
  * returns 0, or an errno value. */
 int mca_coll_scc_mpb_lock(scc_mpb_lock_t *l, const char *device, int core, size_t core_size);
 void mca_coll_scc_mpb_unlock(scc_mpb_lock_t *l);
-
-/* ------------------------------------------------------------ strict emulation */
-/* (coll_scc_mpb_strict.c) */
-
-/* coll_scc_mpb_strict_test: 1 makes rank 1 write a line of rank 0 at each communicator's
- * first call, 2 makes it add atomically to a line of its own: each must abort the job. */
-extern int mca_coll_scc_strict_test;
-
-/* Bytes the checker needs after the chip's buffers in the emulated segment. */
-size_t mca_coll_scc_strict_bytes(size_t chip_bytes);
-
-/* Sets the checker up on the emulated chip at base (chip_bytes of buffers, then the
- * checker's table): *view receives the read-only view the regions must point into.
- * core: rank -> core (kept: the module's topology outlives the transport).  Returns
- * OMPI_SUCCESS or an error (nothing to undo). */
-int mca_coll_scc_strict_attach(scc_xport_t *x, struct mca_coll_scc_module_t *m, char *base,
-                               size_t chip_bytes, size_t core_size, const int *core,
-                               int ncores, char **view);
-void mca_coll_scc_strict_detach(scc_xport_t *x);
 
 END_C_DECLS
 

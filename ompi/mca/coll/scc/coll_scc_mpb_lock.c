@@ -1,6 +1,6 @@
 /* coll_scc_mpb_lock.c: the lock around a claim of a core's message-passing buffer -- the
  * core's test-and-set register on the SCC, a lock on the device file elsewhere. */
-#include "coll_scc.h"
+#include "coll_scc_component.h"
 #include "coll_scc_mpb.h"
 #include "coll_scc_probe.h"
 

@@ -9,8 +9,9 @@
  *   the collective.  A write must also stay within one core's 8 KB.
  * The transport's loads and stores are those of the chip's build (plain ones: x86 makes no
  * difference between the two), and nothing of the MPB path does read-modify-write. */
-#include "coll_scc.h"
+#include "coll_scc_component.h"
 #include "coll_scc_mpb.h"
+#include "coll_scc_xport_slots.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -33,7 +34,6 @@ typedef struct scc_strict {
     int ncores;
     const int *core;            /* rank -> core */
     const scc_xport_t *x;
-    mca_coll_scc_module_t *m;   /* for the report: the running collective */
     struct scc_strict *next;    /* the process's checkers, for the fault handler */
 } scc_strict_t;
 
@@ -81,8 +81,8 @@ static void scc_strict_where(const scc_strict_t *s, size_t l, char *buf, size_t 
 
     scc_strict_what(x, o, what, sizeof(what));
     snprintf(buf, len, "comm %u (%s), %s (%s) call %llu: line %zu (core %d of rank %d, "
-             "bytes %zu..%zu of its buffer: %s)", s->m->cid, s->m->name,
-             scc_coll_name(s->m->cur_coll), scc_alg_name(s->m->cur_alg),
+             "bytes %zu..%zu of its buffer: %s)", x->mb->cid, x->mb->name,
+             scc_coll_name(*x->mb->cur_coll), scc_alg_name(*x->mb->cur_alg),
              (unsigned long long) x->call, l, core, s->rank_at[core], o, o + SCC_MPB_LINE - 1,
              what);
 }
@@ -115,7 +115,7 @@ void *mca_coll_scc_strict_wr(const scc_xport_t *x, const volatile void *p, size_
         || (len > 0 && off / s->core_size != (off + len - 1) / s->core_size)) {
         char msg[200];
         snprintf(msg, sizeof(msg), "comm %u (%s): rank %d writes %zu bytes at %p, not within "
-                 "one core's %zu bytes of buffer", s->m->cid, s->m->name, x->rank, len,
+                 "one core's %zu bytes of buffer", x->mb->cid, x->mb->name, x->rank, len,
                  (const void *) p, s->core_size);
         scc_strict_abort(x, msg);
     }
@@ -161,7 +161,7 @@ static void scc_strict_fault(int sig, siginfo_t *si, void *uc)
     sigaction(SIGSEGV, &old_segv, NULL);   /* not ours: the fault repeats there */
 }
 
-int mca_coll_scc_strict_attach(scc_xport_t *x, mca_coll_scc_module_t *m, char *base,
+int mca_coll_scc_strict_attach(scc_xport_t *x, char *base,
                                size_t chip_bytes, size_t core_size, const int *core,
                                int ncores, char **view)
 {
@@ -176,7 +176,7 @@ int mca_coll_scc_strict_attach(scc_xport_t *x, mca_coll_scc_module_t *m, char *b
     if (NULL == s || NULL == s->rank_at || MAP_FAILED == v
         || 0 != mprotect(v, chip_bytes, PROT_READ)) {
         SCC_VERBOSE(1, "coll:scc: comm %u (%s) rank %d: strict MPB emulation unavailable "
-                    "(no read-only view of the buffers)", m->cid, m->name, x->rank);
+                    "(no read-only view of the buffers)", x->mb->cid, x->mb->name, x->rank);
         if (MAP_FAILED != v) {
             munmap(v, chip_bytes);
         }
@@ -194,7 +194,6 @@ int mca_coll_scc_strict_attach(scc_xport_t *x, mca_coll_scc_module_t *m, char *b
     s->ncores = ncores;
     s->core = core;
     s->x = x;
-    s->m = m;
     for (int c = 0; c < ncores; ++c) {
         s->rank_at[c] = -1;
     }

@@ -135,7 +135,7 @@ scc_plan_miss(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a, int root, uin
         free(e);
         ps->refused++;
         if (SCC_PLAN_NOMEM == made) {
-            (void) mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+            (void) mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
                                             "there is no memory for its schedule");
         }
         SCC_VERBOSE(1 == ps->refused ? 1 : 3, "coll:scc: comm %u (%s) size %d: %s:%s plan "
@@ -224,7 +224,7 @@ int mca_coll_scc_plans_setup(mca_coll_scc_module_t *m, struct ompi_communicator_
     }
     /* bit 31: the set itself; bit i: the i-th plan below (the table's algorithms) */
     mine = NULL != ps && NULL != ps->bucket && NULL != ps->held
-                   && !mca_coll_scc_fault(m, "plans") ? 1u << 31 : 0;
+                   && !mca_coll_scc_fault(&m->members, "plans") ? 1u << 31 : 0;
     for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); ++i) {
         const scc_select_entry_t *row = &m->select.coll[fixed[i]];
         for (int k = 0; k < row->nranges && nmade < 31; ++k) {
@@ -252,7 +252,7 @@ int mca_coll_scc_plans_setup(mca_coll_scc_module_t *m, struct ompi_communicator_
     }
     /* a plan some member could not make is dropped by all (a call asks again); a set some
        member could not make declines the communicator */
-    all = mca_coll_scc_agree_mask(m, comm, mine);
+    all = mca_coll_scc_agree_mask(&m->members, mine);
     for (int j = 0; j < nmade; ++j) {
         if (NULL == made[j]) {
             continue;

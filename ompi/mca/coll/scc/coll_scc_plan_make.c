@@ -375,7 +375,7 @@ int mca_coll_scc_plan_make(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a, 
                                    || 0 != scc_list_bounds(m, c, a, root, nblocks, p)))
             || (pml && (0 != scc_find_readers(m, c, a, root, nblocks, p)
                         || 0 != scc_reserve_sends(m->xp, p) || 0 != scc_mark_early(m->xp, p)))
-            || mca_coll_scc_fault(m, "plan"))) {
+            || mca_coll_scc_fault(&m->members, "plan"))) {
         rc = -1;
     }
     if (0 != rc) {

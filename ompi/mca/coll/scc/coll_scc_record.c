@@ -1,6 +1,6 @@
 /* coll_scc_record.c: each process's configuration record, published with its location at
  * MPI_Init, and the check at communicator creation that all members would run alike. */
-#include "coll_scc.h"
+#include "coll_scc_component.h"
 #include "coll_scc_record.h"
 #include "coll_scc_record_text.h"
 

@@ -26,7 +26,7 @@ int mca_coll_scc_reduce_scatter_run(mca_coll_scc_module_t *m, scc_coll_t c, scc_
         /* the input is in rbuf, whose start receives the result: work from a copy */
         char *copy = mca_coll_scc_scratch(m, SCC_SCRATCH_IN, total);
         if (NULL == copy) {
-            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+            return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
                                             "there is no memory for a copy of the input");
         }
         memcpy(copy, (char *) rbuf + lb, total);
@@ -58,7 +58,7 @@ int mca_coll_scc_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts
     /* where each rank's block starts, in elements */
     at = mca_coll_scc_scratch(m, SCC_SCRATCH_ARGS, ((size_t) n + 1) * sizeof(size_t));
     if (NULL == at) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
                                         "there is no memory for its block offsets");
     }
     at[0] = 0;

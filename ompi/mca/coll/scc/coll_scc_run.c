@@ -17,7 +17,8 @@
 static size_t scc_nodes_block(const scc_xport_t *x, size_t bytes, size_t bs)
 {
     size_t nb = (size_t) mca_coll_scc_component.nodes_block;
-    if (NULL != x->remote && x->cma && bytes > bs && bs < nb && bytes >= 4 * x->slot_size) {
+    if (NULL != x->remote && scc_xport_single_copy(x) && bytes > bs && bs < nb
+        && bytes >= 4 * x->slot_size) {
         bs = bytes < nb ? bytes : nb;
     }
     return bs;
@@ -36,11 +37,11 @@ size_t mca_coll_scc_bcast_block(const scc_xport_t *x, scc_alg_t a, size_t bytes)
 {
     mca_coll_scc_component_t *cs = &mca_coll_scc_component;
     size_t bs = scc_sched_piece(x, bytes);
-    if (x->cma && bytes >= x->cma_min && cs->cma_block > 0) {
+    if (scc_xport_single_copy(x) && bytes >= x->cma_min && cs->cma_block > 0) {
         bs = (size_t) cs->cma_block;
     }
     bs = scc_nodes_block(x, bytes, bs);
-    if (SCC_ALG_DOPL == a && !x->cma) {
+    if (SCC_ALG_DOPL == a && !scc_xport_single_copy(x)) {
         /* a whole part (dopl_chunks blocks) travels as one message: it must fit a slot, on
            every rank alike (coll_scc_dopl_chunks is 1..64, slots 64 bytes or more) */
         return x->slot_size / (size_t) cs->dopl_chunks;
@@ -103,7 +104,7 @@ static size_t scc_reduce_block(const scc_xport_t *x, size_t dtsize, size_t total
     size_t bs = scc_sched_piece(x, total);
 
     bs = dtsize <= bs ? bs : x->slot_size;
-    if (big && x->cma && total >= x->cma_min && total < SCC_REDUCE_CMA_MAX
+    if (big && scc_xport_single_copy(x) && total >= x->cma_min && total < SCC_REDUCE_CMA_MAX
         && bs < SCC_REDUCE_CMA_BLOCK) {
         bs = SCC_REDUCE_CMA_BLOCK;
     }
@@ -175,7 +176,7 @@ int mca_coll_scc_reduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char 
     b.input = sbuf;
     b.work = x->rank == root ? rbuf : mca_coll_scc_scratch(m, 0, b.total + 1);
     if (NULL == b.work) {
-        (void) mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM,
+        (void) mca_coll_scc_call_failed(m->xp, true, SCC_ERR_NO_MEM,
                                         "there is no memory for its partial results");
         b.input = NULL;
     }
@@ -289,7 +290,7 @@ int mca_coll_scc_rooted_parts_sched(mca_coll_scc_module_t *m, scc_coll_t c, scc_
         b.work = mca_coll_scc_scratch(m, 0, (size_t) (hi - lo + 1) * bytes + 1);
         b.work_at = (size_t) lo * bytes;
         if (NULL == b.work) {
-            (void) mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM,
+            (void) mca_coll_scc_call_failed(m->xp, true, SCC_ERR_NO_MEM,
                                             "there is no memory for its subtree's parts");
         } else {
             mine = b.work + (size_t) (me - lo) * bytes;
@@ -330,7 +331,7 @@ int mca_coll_scc_reduce_scatter_sched(mca_coll_scc_module_t *m, scc_alg_t a, con
         /* uneven blocks: the ring's parts in bytes, as many blocks each as the largest */
         part_at = mca_coll_scc_scratch(m, 1, ((size_t) n + 1) * sizeof(size_t));
         if (NULL == part_at) {
-            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+            return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
         }
         part = 0;
         for (int i = 0; i <= n; ++i) {
@@ -353,7 +354,7 @@ int mca_coll_scc_reduce_scatter_sched(mca_coll_scc_module_t *m, scc_alg_t a, con
     b.input = sbuf;
     b.work = mca_coll_scc_scratch(m, 0, b.total + 1);
     if (NULL == b.work) {
-        (void) mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM,
+        (void) mca_coll_scc_call_failed(m->xp, true, SCC_ERR_NO_MEM,
                                         "there is no memory for its partial results");
         b.input = NULL;
     }

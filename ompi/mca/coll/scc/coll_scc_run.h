@@ -33,7 +33,7 @@ int mca_coll_scc_rooted_parts_sched(mca_coll_scc_module_t *m, scc_coll_t c, scc_
 int mca_coll_scc_reduce_scatter_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
                                       char *rbuf, size_t rcount, const size_t *at,
                                       struct ompi_datatype_t *dtype, struct ompi_op_t *op);
-/* gatherv (c SCC_COLL_GATHERV) or scatterv across nodes (coll_scc_vnodes.c): parts padded
+/* gatherv (c SCC_COLL_GATHERV) or scatterv across nodes (coll_scc_run_vnodes.c): parts padded
  * to the largest, moved by the rooted parts' schedules.  The root's parts are bytes[i] at
  * off[i] of out (gatherv) or in (scatterv), its own part in (gatherv) or out (scatterv, NULL
  * in place); every other process gives or takes mine bytes at in or out.  One broadcast

@@ -36,7 +36,8 @@ static int scc_pairs_run(mca_coll_scc_module_t *m, scc_alg_t a, scc_exec_pairs_t
     /* fail: this rank goes through the lists without data (x->fail), as without the
        pairs passing through me, one after the other */
     if (OMPI_SUCCESS != fail) {
-        rc = mca_coll_scc_call_failed(m, true, fail, "a receive count differs from its sender's");
+        rc = mca_coll_scc_call_failed(m->xp, true, fail,
+                                      "a receive count differs from its sender's");
     }
     stage_off = mca_coll_scc_scratch(m, 1, ((size_t) p->nstage + 1) * sizeof(size_t));
     for (int j = 0; NULL != stage_off && j < p->nstage; ++j) {
@@ -46,7 +47,7 @@ static int scc_pairs_run(mca_coll_scc_module_t *m, scc_alg_t a, scc_exec_pairs_t
     b->stage_off = stage_off;
     b->stage = NULL != stage_off ? mca_coll_scc_scratch(m, 0, staged + 1) : NULL;
     if (NULL == b->stage) {
-        rc = mca_coll_scc_call_failed(m, true, SCC_ERR_NO_MEM,
+        rc = mca_coll_scc_call_failed(m->xp, true, SCC_ERR_NO_MEM,
                                       "there is no memory for the pairs passing through");
     }
     scc_xport_begin(x);
@@ -110,7 +111,7 @@ static void scc_v_ahead(scc_xport_t *x, const scc_v_args_t *v, int n, int me, in
             *aj = 0;
             continue;
         }
-        if ((slot = scc_pml_post(x, from, v->rbuf + at, len)) < 0) {
+        if ((slot = scc_xport_post(x, from, v->rbuf + at, len)) < 0) {
             return;
         }
         slots[(head + *nposted) % SCC_PML_AHEAD] = slot;
@@ -159,11 +160,11 @@ static int scc_pairwise(mca_coll_scc_module_t *m, const char *sbuf, const size_t
                this one now, in the same order */
             scc_v_ahead(x, &v, n, me, &ai, &aj, slots, head, &nposted);
             if (0 == nposted) {
-                scc_xport_note(x, &rc, scc_pml_recv(x, from, rbuf + at, len));
+                scc_xport_note(x, &rc, scc_xport_recv(x, from, tag, rbuf + at, len));
                 continue;
             }
-            scc_xport_note(x, &rc, scc_pml_complete(x, slots[head], from, len, NULL, NULL, 0,
-                                                    NULL, NULL));
+            scc_xport_note(x, &rc, scc_xport_wait_one(x, slots[head], from, len, NULL, NULL,
+                                                      0, NULL, NULL));
             head = (head + 1) % SCC_PML_AHEAD;
             nposted--;
         }
@@ -187,7 +188,7 @@ int mca_coll_scc_alltoall_sched(mca_coll_scc_module_t *m, scc_alg_t a, const cha
     off = mca_coll_scc_scratch(m, 2, 2 * (size_t) n * sizeof(size_t));
     if (NULL == off) {
         /* without the sizes nobody knows which messages to take */
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
                                         "there is no memory for the pairs' sizes");
     }
     for (int i = 0; i < n; ++i) {
@@ -231,7 +232,7 @@ int mca_coll_scc_alltoallv_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
        learns every rank's send sizes (one allgather of n numbers each) */
     sizes = mca_coll_scc_scratch(m, 2, ((size_t) n * n + n) * sizeof(uint64_t));
     if (NULL == sizes) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
                                         "there is no memory for the pairs' sizes");
     }
     row = sizes + (size_t) n * n;

@@ -39,13 +39,13 @@ int mca_coll_scc_scatter(const void *sbuf, int scount, struct ompi_datatype_t *s
     if (m->rank == root) {
         in = scc_view_in(m, sbuf, (size_t) scount * n, sdtype, bytes * n);
         if (NULL == in) {
-            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
+            return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
         }
     }
     if (m->rank != root || MPI_IN_PLACE != rbuf) {
         out = scc_view_out(m, rbuf, (size_t) rcount, rdtype, bytes, &packed);
         if (NULL == out) {
-            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
+            return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
         }
     }
     rc = SCC_ALG_FLAT == alg ? mca_coll_scc_scatter_flat(m, in, out, bytes, root)

@@ -2,7 +2,7 @@
  *
  * Only the root knows every part's size, so the choice depends on none: the table's choice
  * for no particular size.  The direct algorithm tells each reader where its part lies; the
- * leaders spread the parts padded to the largest across nodes (coll_scc_vnodes.c), or where
+ * leaders spread the parts padded to the largest across nodes (coll_scc_run_vnodes.c), or where
  * that would more than double what moves, the pairwise exchange, alltoallv's with one
  * sender. */
 #include "coll_scc.h"
@@ -38,7 +38,7 @@ int mca_coll_scc_scatterv(const void *sbuf, const int *scounts, const int *displ
        exchange's arrays; the direct algorithm's parts are the sent ones) */
     v = mca_coll_scc_scratch(m, SCC_SCRATCH_ARGS, 4 * (size_t) n * sizeof(size_t));
     if (NULL == v) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM,
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
                                         "there is no memory for its byte counts");
     }
     for (int i = 0; i < 4 * n; ++i) {
@@ -69,12 +69,12 @@ int mca_coll_scc_scatterv(const void *sbuf, const int *scounts, const int *displ
             in = scc_blocks_packed(m, SCC_SCRATCH_IN, &s, n, v, v + n, true);
         }
         if (NULL == in) {
-            return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
+            return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
         }
     }
     if (mine > 0
         && NULL == (out = scc_view_out(m, rbuf, (size_t) rcount, rdtype, mine, &packed))) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
     }
     if (SCC_ALG_TREE == alg && SCC_TOPO_NODES != m->topo.kind) {
         /* (forced) the leaders' schedules run across nodes only */

@@ -1,6 +1,6 @@
 /* coll_scc_topo.c: each process's location (hwloc, SCC probe), its exchange, and a
  * communicator's placement. */
-#include "coll_scc.h"
+#include "coll_scc_component.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -21,7 +21,6 @@
 #include "coll_scc_probe.h"
 #include "coll_scc_record.h"
 #include "coll_scc_topo.h"
-#include "coll_scc_xport.h"
 
 #include <pthread.h>
 
@@ -348,9 +347,9 @@ void mca_coll_scc_topo_close(void)
 
 /* ---------------------------------------------------------------- the exchange */
 
-static int exchange(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, int32_t *locs,
-                    int *how)
+static int exchange(const scc_members_t *mb, int32_t *locs, int *how)
 {
+    struct ompi_communicator_t *comm = mb->comm;
     const int n = ompi_comm_size(comm);
     int missing = 0;
 
@@ -371,7 +370,7 @@ static int exchange(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm, 
     }
     /* coll_scc_topo_exchange allgather: agreed by every member (it is part of the record) */
     *how = 2;
-    return mca_coll_scc_agree_allgather(m, comm, my_loc, locs,
+    return mca_coll_scc_agree_allgather(mb, my_loc, locs,
                                         (int) (SCC_LOC_COUNT * sizeof(int)));
 }
 
@@ -604,9 +603,9 @@ static void set_views(scc_topo_t *t)
     scc_mesh_tiles(&t->mesh, &t->tiles);
 }
 
-int mca_coll_scc_topo_build(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
-                            scc_topo_t *t)
+int mca_coll_scc_topo_build(const scc_members_t *mb, scc_topo_t *t)
 {
+    struct ompi_communicator_t *comm = mb->comm;
     const int n = ompi_comm_size(comm);
     int32_t *locs = NULL;
     int *a = NULL, *b = NULL;
@@ -639,14 +638,14 @@ int mca_coll_scc_topo_build(mca_coll_scc_module_t *m, struct ompi_communicator_t
     ok = NULL != locs && NULL != a && NULL != b;
     if (1 == p_exchange) {
         /* the allgather below needs every member: all skip it if one cannot join */
-        ok = mca_coll_scc_agree(m, comm, ok);
+        ok = mca_coll_scc_agree(mb, ok);
     }
     if (!ok) {
         rc = OMPI_ERR_OUT_OF_RESOURCE;
         snprintf(t->note, sizeof(t->note), "out of memory");
         goto flat;
     }
-    rc = exchange(m, comm, locs, &how);
+    rc = exchange(mb, locs, &how);
     if (OMPI_SUCCESS != rc) {
         snprintf(t->note, sizeof(t->note), "location exchange failed (%d)", rc);
         goto flat;
@@ -666,7 +665,7 @@ int mca_coll_scc_topo_build(mca_coll_scc_module_t *m, struct ompi_communicator_t
     if (OMPI_SUCCESS == rc) {
         place_cores(comm, locs, t);
     }
-    t->oom |= mca_coll_scc_fault(m, "place");
+    t->oom |= mca_coll_scc_fault(mb, "place");
     if (t->oom && OMPI_SUCCESS == rc) {
         /* another member may have placed it: setup's agreement makes all decline */
         rc = OMPI_ERR_OUT_OF_RESOURCE;
@@ -722,41 +721,34 @@ int mca_coll_scc_topo_describe(const scc_topo_t *t, char *buf, size_t len)
     }
 }
 
-void mca_coll_scc_topo_report(const mca_coll_scc_module_t *m, const char *transport)
+void mca_coll_scc_topo_report(const scc_members_t *mb, const scc_select_table_t *select,
+                              const char *transport)
 {
-    const scc_topo_t *t = &m->topo;
+    const scc_topo_t *t = mb->topo;
     char line[512];
 
-    if (mca_coll_scc_component.verbose >= 3 && t->mesh.n > m->rank && m->rank >= 0) {
-        const int r = m->rank;
+    if (mca_coll_scc_component.verbose >= 3 && t->mesh.n > mb->rank && mb->rank >= 0) {
+        const int r = mb->rank;
         SCC_VERBOSE(3, "coll:scc: comm %u (%s) rank %d at (%d,%d,%d) tile %d grid (%d,%d); %s; "
-                    "SCC: %s", m->cid, m->name, r, t->mesh.x[r], t->mesh.y[r], t->mesh.z[r],
+                    "SCC: %s", mb->cid, mb->name, r, t->mesh.x[r], t->mesh.y[r], t->mesh.z[r],
                     t->mesh.tile_of[r], t->mesh.grid_row[r], t->mesh.grid_col[r], my_bind_note,
                     my_probe_how);
     }
-    if (mca_coll_scc_component.verbose < 1 || 0 != m->rank) {
+    if (mca_coll_scc_component.verbose < 1 || 0 != mb->rank) {
         return;
     }
     mca_coll_scc_topo_describe(t, line, sizeof(line));
-    SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: topology %s; transport %s", m->cid, m->name,
-                m->size, line, NULL == transport ? "none" : transport);
+    SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: topology %s; transport %s", mb->cid, mb->name,
+                mb->size, line, NULL == transport ? "none" : transport);
     if (SCC_TOPO_DOMAINS == t->kind) {
         /* a row's leader is the process on its domain's lowest core */
         scc_domains_leaders(&t->mesh, line, sizeof(line));
-        SCC_VERBOSE(1, "coll:scc: comm %u (%s)   %s rows, leaders %s", m->cid, m->name,
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s)   %s rows, leaders %s", mb->cid, mb->name,
                     scc_domains_level_name(t->domain), line);
     }
     for (int c = 0; c < SCC_COLL_COUNT; ++c) {
-        scc_select_format(&m->select, (scc_coll_t) c, line, sizeof(line));
-        SCC_VERBOSE(1, "coll:scc: comm %u (%s)   %-21s %s", m->cid, m->name,
+        scc_select_format(select, (scc_coll_t) c, line, sizeof(line));
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s)   %-21s %s", mb->cid, mb->name,
                     scc_coll_name((scc_coll_t) c), line);
     }
-    /* the shapes the table's trees and dissemination run with */
-    line[0] = '\0';
-    for (int l = 0; l < m->nlevels; ++l) {
-        size_t used = strlen(line);
-        snprintf(line + used, sizeof(line) - used, "%s%d", l ? "," : "", m->fanout[l]);
-    }
-    SCC_VERBOSE(1, "coll:scc: comm %u (%s)   trees %s; dissemination radix %d", m->cid,
-                m->name, line, NULL != m->xp ? m->xp->bar_radix : 0);
 }

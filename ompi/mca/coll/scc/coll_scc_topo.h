@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "coll_scc_members.h"
 #include "coll_scc_mesh.h"
 #include "coll_scc_nodes.h"
 #include "coll_scc_sched.h"
@@ -73,7 +74,6 @@ typedef struct scc_topo {
     const char *core_how;      /* where those came from; core NULL: why there are none */
 } scc_topo_t;
 
-struct mca_coll_scc_module_t;
 struct ompi_communicator_t;
 
 /* Registers coll_scc_mesh, _mesh_map, _mesh_map_file, _mesh_key, _domains,
@@ -93,8 +93,7 @@ const char *mca_coll_scc_topo_crb_device(void);
  * collective).  A bad mesh description is reported with opal_show_help and
  * gives a flat topology; returns OMPI_SUCCESS, or an error when memory or
  * the exchange failed (out is then flat). */
-int mca_coll_scc_topo_build(struct mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
-                            scc_topo_t *out);
+int mca_coll_scc_topo_build(const scc_members_t *mb, scc_topo_t *out);
 void mca_coll_scc_topo_free(scc_topo_t *t);
 
 /* Fills the selection table for a topology from the component's parameters. */
@@ -106,7 +105,8 @@ void mca_coll_scc_topo_select_input(const scc_topo_t *t, uint32_t unavailable,
 
 /* Verbose level 1 (rank 0 of the communicator): the topology, the transport
  * and the algorithm table; level 3: every rank's position. */
-void mca_coll_scc_topo_report(const struct mca_coll_scc_module_t *m, const char *transport);
+void mca_coll_scc_topo_report(const scc_members_t *mb, const scc_select_table_t *select,
+                              const char *transport);
 
 /* One phrase for the topology, e.g. "mesh 6x4x2 (user, key rank), 4 tiles, grid 2x4". */
 int mca_coll_scc_topo_describe(const scc_topo_t *t, char *buf, size_t len);

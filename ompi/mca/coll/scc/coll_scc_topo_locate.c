@@ -1,7 +1,7 @@
 /* coll_scc_topo_locate.c: this process's place in the hwloc topology Open MPI uses -- its
  * binding (the operating system's, or the launcher's record where the topology is imposed)
  * read as core, PU, package, NUMA node and shared cache. */
-#include "coll_scc.h"
+#include "coll_scc_component.h"
 
 #include <stdio.h>
 #include <string.h>

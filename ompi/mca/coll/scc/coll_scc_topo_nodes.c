@@ -1,7 +1,7 @@
 /* coll_scc_topo_nodes.c: which node each member of a communicator is on (Open MPI's own
  * knowledge: host names and locality flags, never a probe), and the nodes as the tiles of a
  * mesh -- coll_scc_nodes. */
-#include "coll_scc.h"
+#include "coll_scc_component.h"
 
 #include <inttypes.h>
 #include <pthread.h>

@@ -70,15 +70,10 @@ static inline void scc_trace_add(uint64_t t0, scc_phase_t ph, size_t bytes)
         SCC_TRACE_ADD(scc_t0_, (ph), (bytes));                                   \
     } while (0)
 
-struct mca_coll_scc_module_t;
-
-/* coll_scc_trace.c: the parameter, the module's wrapped entry points, the summary. */
+/* coll_scc_trace.c: the parameter and whether it is on; the module's wrapped entry points and
+ * its summary (coll_scc_trace_entry.c) are declared in coll_scc.h (they are the module's). */
 int mca_coll_scc_trace_register_params(void);
 /* True when calls on new communicators are traced (a trace build with coll_scc_trace set). */
 bool mca_coll_scc_trace_enabled(void);
-/* Installs the tracing entry points in a module (comm_query, when enabled). */
-void mca_coll_scc_trace_install(struct mca_coll_scc_module_t *m);
-/* Prints the module's summary and frees its trace (teardown). */
-void mca_coll_scc_trace_report(struct mca_coll_scc_module_t *m);
 
 #endif /* MCA_COLL_SCC_TRACE_H */

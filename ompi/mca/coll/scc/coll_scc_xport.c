@@ -1,10 +1,11 @@
-/* coll_scc_xport.c: the message engine shared by the shm and mpb transports, their
- * parameters, and attaching a communicator to one of them. */
-#include "coll_scc.h"
-#include "coll_scc_agree.h"
+/* coll_scc_xport.c: the slot engine shared by the shm and mpb transports -- their send, recv,
+ * recv_reduce, expose, read and end operations (coll_scc_xport_attach.c picks a transport). */
+#include "coll_scc_component.h"
 #include "coll_scc_mpb.h"
 #include "coll_scc_drain.h"
 #include "coll_scc_xport.h"
+#include "coll_scc_xport_pml.h"
+#include "coll_scc_xport_slots.h"
 #include "coll_scc_sched.h"
 
 #include <errno.h>
@@ -107,8 +108,8 @@ void scc_xport_first_call(scc_xport_t *x)
     }
 }
 
-int scc_xport_expose(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
-                     const void *extra, size_t extra_len)
+int scc_slot_expose(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
+                    const void *extra, size_t extra_len)
 {
     if (OPAL_UNLIKELY(0 != x->fail)) {
         scc_publish_poison(x, tag, len, nreaders);
@@ -141,12 +142,9 @@ void scc_xport_send_publish(scc_xport_t *x, uint32_t tag, size_t len, int nreade
                 len <= SCC_INLINE_MAX ? SCC_MSG_INLINE : SCC_MSG_SLOT, NULL, nreaders);
 }
 
-int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
-                   bool stable, const int *readers)
+int scc_slot_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
+                  bool stable, const int *readers)
 {
-    if (OPAL_UNLIKELY(SCC_XPORT_PML == x->kind)) {
-        return scc_pml_send(x, buf, len, nreaders, readers);
-    }
     if (OPAL_UNLIKELY(NULL != x->remote)) {
         /* other nodes' readers get it over the pml, this node's through the slot */
         nreaders = scc_pml_send_remote(x, buf, len, nreaders, readers);
@@ -167,7 +165,8 @@ int scc_xport_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, in
             memcpy(scc_wr(x, h->data, len), buf, len);
         }
         kind = SCC_MSG_INLINE;
-    } else if (stable && x->cma && (len >= x->cma_min || len > x->slot_size)) {
+    } else if (stable && scc_xport_single_copy(x)
+               && (len >= x->cma_min || len > x->slot_size)) {
         kind = SCC_MSG_CMA;
     } else if (len <= x->slot_size) {
         SCC_TRACED(SCC_PH_COPY, len,
@@ -194,8 +193,7 @@ void scc_xport_flush_later(scc_xport_t *x, bool only_old)
     scc_mpb_flush(x);
 }
 
-/* Copies len bytes at addr in peer's memory into buf. */
-static int scc_cma_read(scc_xport_t *x, int peer, uint64_t addr, void *buf, size_t len)
+int scc_cma_read(scc_xport_t *x, int peer, uint64_t addr, void *buf, size_t len)
 {
     size_t done = 0;
     SCC_TRACE_T0(t0);
@@ -251,7 +249,7 @@ int scc_xport_take(scc_xport_t *x, int peer, uint32_t tag, scc_msg_hdr_t *h, boo
     return OMPI_SUCCESS;
 }
 
-int scc_xport_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len)
+int scc_slot_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len)
 {
     if (OPAL_UNLIKELY(scc_xport_by_pml(x, peer))) {
         return scc_pml_recv(x, peer, buf, len);
@@ -263,7 +261,7 @@ int scc_xport_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len
     if (OPAL_UNLIKELY(OMPI_SUCCESS != rc || done)) {
         return rc;
     }
-    x->traffic[NULL != x->remote && x->remote[peer]][0]++;
+    x->traffic[NULL != x->offnode && x->offnode[peer]][0]++;
     if (OPAL_UNLIKELY(h->len != len)) {
         rc = MPI_ERR_TRUNCATE;
     } else if (SCC_MSG_CMA == h->kind) {
@@ -275,8 +273,8 @@ int scc_xport_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len
     return rc;
 }
 
-int scc_xport_read(scc_xport_t *x, int peer, const scc_msg_hdr_t *h, size_t off, void *dst,
-                   size_t len)
+int scc_slot_read(scc_xport_t *x, int peer, const scc_msg_hdr_t *h, size_t off, void *dst,
+                  size_t len)
 {
     if (OPAL_UNLIKELY(h->kind >= SCC_MSG_POISON)) {
         return SCC_MSG_POISON_CLASS(h->kind);
@@ -305,9 +303,9 @@ void scc_reduce3(struct ompi_op_t *op, const void *src1, const void *src2, void 
     SCC_TRACE_ADD(t0, SCC_PH_COMBINE, count * sz);
 }
 
-int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
-                          const void *input, size_t count, struct ompi_datatype_t *dtype,
-                          struct ompi_op_t *op)
+int scc_slot_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
+                         const void *input, size_t count, struct ompi_datatype_t *dtype,
+                         struct ompi_op_t *op)
 {
     if (OPAL_UNLIKELY(scc_xport_by_pml(x, peer))) {
         return scc_pml_recv_reduce(x, peer, target, input, count, dtype, op);
@@ -322,7 +320,7 @@ int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
     if (OPAL_UNLIKELY(OMPI_SUCCESS != rc || done)) {
         return rc;
     }
-    x->traffic[NULL != x->remote && x->remote[peer]][0]++;
+    x->traffic[NULL != x->offnode && x->offnode[peer]][0]++;
     ompi_datatype_type_size(dtype, &dtsize);
     if (OPAL_UNLIKELY(h->len != count * dtsize)) {
         scc_xport_release(x, peer, tag);
@@ -353,15 +351,11 @@ int scc_xport_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
     return rc;
 }
 
-int scc_xport_end(scc_xport_t *x)
+int scc_slot_end(scc_xport_t *x)
 {
     int fail = x->fail;
 
     scc_xport_forget(x);
-    if (SCC_XPORT_PML == x->kind) {
-        scc_pml_end(x);
-        return fail;
-    }
     if (OPAL_UNLIKELY(NULL != x->remote)) {
         scc_pml_end(x);
     }
@@ -385,222 +379,4 @@ int scc_xport_end(scc_xport_t *x)
         }
     }
     return fail;
-}
-
-/* ------------------------------------------------------------ attach */
-
-/* A word whose value every process knows: reading it from a peer proves CMA works. */
-static volatile uint64_t scc_cma_probe_word = 0x5343432d434d4121ull;
-
-/* The next rank after r on my node (r itself when it is alone there). */
-static int scc_next_local(const scc_xport_t *x, int r)
-{
-    for (int i = 1; i <= x->size; ++i) {
-        int q = (r + i) % x->size;
-        if (NULL == x->remote || !x->remote[q]) {
-            return q;
-        }
-    }
-    return r;
-}
-
-/* Checks that I can read my right neighbour's memory (on my node) with process_vm_readv. */
-static bool scc_cma_works(scc_xport_t *x)
-{
-    int peer = scc_next_local(x, x->rank);
-    uint64_t v = 0;
-    uint64_t addr;
-
-    if (peer == x->rank) {
-        return true;    /* alone on my node: nobody to read */
-    }
-    addr = scc_load(x, &scc_ctrl(x, peer)->probe.v);
-    if (0 == addr) {
-        return false;
-    }
-    return OMPI_SUCCESS == scc_cma_read(x, peer, addr, &v, sizeof(v))
-           && v == scc_cma_probe_word;
-}
-
-static void scc_xport_free(scc_xport_t *x)
-{
-    if (NULL != x->detach) {
-        x->detach(x);
-    }
-    free(x->region);
-    free(x->pids);
-    free(x->expected);
-    free(x->acked);
-    free(x->acks);
-    free(x->pv);
-    free(x->later);
-    free(x->bounce);
-    free(x->reqs);
-    for (int i = 0; i < SCC_PML_AHEAD; ++i) {
-        free(x->ahead[i].buf);
-    }
-    for (int i = 0; i < x->copies_cap; ++i) {
-        free(x->copies[i].buf);
-    }
-    free(x->copies);
-    free(x->remote);
-    free(x->shape_at);
-    free(x->first[0].buf);     /* (both entries) */
-    free(x);
-}
-
-int mca_coll_scc_xport_attach(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
-{
-    mca_coll_scc_component_t *cs = &mca_coll_scc_component;
-    scc_xport_t *x = calloc(1, sizeof(*x));
-    int rc, pipe, kind = cs->transport;
-    bool cma, ok;
-
-    /* Every member reaches each agreement below, in the same order, whatever failed on it:
-       all attach or none does (coll_scc_agree.c) */
-    const scc_nodes_t *nd = SCC_TOPO_NODES == m->topo.kind ? &m->topo.nodes : NULL;
-
-    if (NULL != x) {
-        x->rank = ompi_comm_rank(comm);
-        x->size = ompi_comm_size(comm);
-        x->call = 0;
-        x->comm = comm;
-        x->region = calloc(x->size, sizeof(char *));
-        x->pids = calloc(x->size, sizeof(pid_t));
-        x->nlocal = x->size;
-        x->lrank = x->rank;
-        if (NULL != nd) {
-            /* several nodes: shared memory within mine, the pml to the others */
-            x->remote = calloc(x->size, 1);
-            for (int r = 0; NULL != x->remote && r < x->size; ++r) {
-                x->remote[r] = nd->node_of[r] != nd->node_of[x->rank];
-            }
-            x->nlocal = nd->first[nd->node_of[x->rank] + 1] - nd->first[nd->node_of[x->rank]];
-            x->lrank = nd->local_of[x->rank];
-        }
-    }
-    ok = NULL != x && NULL != x->region && NULL != x->pids && (NULL == nd || NULL != x->remote)
-         && !mca_coll_scc_fault(m, "xport");
-    if (!mca_coll_scc_agree(m, comm, ok)) {
-        if (NULL != x) {
-            scc_xport_free(x);
-        }
-        return OMPI_ERR_OUT_OF_RESOURCE;
-    }
-    if (SCC_XPORT_NONE == kind) {
-        kind = cs->mpb_emulate ? SCC_XPORT_MPB : SCC_XPORT_SHM;
-    }
-    /* each backend returns the same on every member; the message-passing buffers fall
-       back to shared memory */
-    rc = OMPI_ERR_NOT_AVAILABLE;
-    if (SCC_XPORT_MPB == kind && NULL != nd) {
-        /* message-passing buffers belong to one chip */
-        SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: processes on %d nodes: shared memory "
-                    "within each node instead of message-passing buffers", SCC_COMM_CID(comm),
-                    SCC_COMM_NAME(comm), x->size, nd->nnodes);
-        kind = SCC_XPORT_SHM;
-    }
-    if (SCC_XPORT_PML == kind) {
-        rc = mca_coll_scc_xport_pml_attach(x, m, comm);
-        if (!mca_coll_scc_agree(m, comm, OMPI_SUCCESS == rc)) {
-            scc_xport_free(x);
-            return OMPI_ERR_OUT_OF_RESOURCE;
-        }
-        m->xp = x;
-        return OMPI_SUCCESS;
-    }
-    if (SCC_XPORT_MPB == kind) {
-        rc = mca_coll_scc_xport_mpb_attach(x, m, comm);
-        if (OMPI_SUCCESS != rc) {
-            if (NULL != x->detach) {
-                x->detach(x);
-                x->detach = NULL;
-            }
-            SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: message-passing buffers "
-                        "unavailable, using shared memory", SCC_COMM_CID(comm),
-                        SCC_COMM_NAME(comm), x->size);
-        }
-    }
-    if (OMPI_SUCCESS != rc) {
-        rc = mca_coll_scc_xport_shm_attach(x, m, comm);
-    }
-    if (OMPI_SUCCESS != rc) {
-        scc_xport_free(x);
-        return rc;
-    }
-    x->expected = calloc(x->nslots, sizeof(uint32_t));
-    x->acked = calloc(x->nslots, sizeof(uint32_t));
-    x->acks = calloc((size_t) x->size * x->nslots, sizeof(uint32_t));
-    x->pv = calloc(x->size, sizeof(char *));
-    x->later = calloc(x->size, sizeof(*x->later));
-
-    /* single copy: publish my pid and where my probe word is, then try the neighbour's */
-    scc_flag_set(x, &scc_ctrl(x, x->rank)->pid.v, (uint64_t) getpid());
-    scc_flag_set(x, &scc_ctrl(x, x->rank)->probe.v, (uint64_t) (uintptr_t) &scc_cma_probe_word);
-    ok = NULL != x->expected && NULL != x->acked && NULL != x->acks && NULL != x->pv
-         && NULL != x->later && !mca_coll_scc_fault(m, "buffers");
-    if (!mca_coll_scc_agree(m, comm, ok)) {
-        scc_xport_free(x);
-        return OMPI_ERR_OUT_OF_RESOURCE;
-    }
-    for (int r = 0; r < x->size; ++r) {
-        if (!scc_xport_by_pml(x, r)) {
-            x->pids[r] = (pid_t) scc_load(x, &scc_ctrl(x, r)->pid.v);
-        }
-    }
-    /* the SCC has no single copy between cores: its buffers are the only way */
-    cma = cs->cma != 0 && SCC_XPORT_SHM == x->kind && scc_cma_works(x)
-          && !mca_coll_scc_fault(m, "cma");
-    cma = mca_coll_scc_agree(m, comm, cma);
-    if (1 == cs->cma && !cma && SCC_XPORT_SHM == x->kind) {
-        mca_coll_scc_show_help_once(x->rank, "cma-unavailable", SCC_COMM_CID(comm),
-                                    SCC_COMM_NAME(comm));
-        scc_xport_free(x);
-        return OMPI_ERR_NOT_AVAILABLE;
-    }
-    x->cma = cma;
-    x->yield = SCC_YIELD_WHEN_IDLE();
-    /* what depends on it must be the same on every rank: all must say so */
-    x->over = mca_coll_scc_agree(m, comm, x->yield);
-    if (cs->cma_min < 0) {
-        /* auto, as measured on an Intel VM where single copy was fast: oversubscribed, a
-           root that exposes its buffer waits for readers that are often not running,
-           while copies through the slots let it go on: those won up to 128 KB; where each
-           peer moves its own block (gather, scatter, alltoall) nobody waits on one whole
-           message, and single copy won from 32 KB.  Every rank must take the same path. */
-        bool over = cma && x->over;
-        x->cma_min = over ? SCC_CMA_MIN_OVER : SCC_CMA_MIN;
-        x->cma_a2a_min = over ? SCC_CMA_A2A_MIN_OVER : SCC_CMA_MIN;
-    } else {
-        x->cma_min = cs->cma_min > 0 ? (size_t) cs->cma_min : SIZE_MAX;
-        x->cma_a2a_min = x->cma_min;
-    }
-    x->cma_reduce_min = cs->cma_reduce_min > 0 ? (size_t) cs->cma_reduce_min : SIZE_MAX;
-    if (NULL != x->remote) {
-        /* messages to other nodes are posted and completed at the end of the call */
-        size_t most = x->slot_size > (size_t) cs->nodes_block ? x->slot_size
-                                                               : (size_t) cs->nodes_block;
-        x->desc = "shm within each node, pml between nodes";
-        x->bounce = malloc(most);     /* a reduction's block from another node lands here */
-        x->bounce_bytes = NULL != x->bounce ? most : 0;
-        if (!mca_coll_scc_agree(m, comm, NULL != x->bounce
-                                             && OMPI_SUCCESS == scc_pml_shape_alloc(x))) {
-            scc_xport_free(x);
-            return OMPI_ERR_OUT_OF_RESOURCE;
-        }
-    }
-    pipe = x->over ? cs->pipe_size_over : cs->pipe_size;
-    x->pipe = pipe >= SCC_LINE && (size_t) pipe < x->slot_size ? (size_t) pipe : x->slot_size;
-    /* oversubscribed, the peer a process waits for is often not running: yield at once */
-    x->spin = x->yield ? 1 : (cs->spin > 0 ? (unsigned) cs->spin : 1);
-    m->xp = x;
-    return OMPI_SUCCESS;
-}
-
-void mca_coll_scc_xport_detach(mca_coll_scc_module_t *m)
-{
-    if (NULL != m->xp) {
-        scc_xport_free(m->xp);
-        m->xp = NULL;
-    }
 }

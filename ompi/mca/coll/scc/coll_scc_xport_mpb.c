@@ -4,10 +4,13 @@
  * Each rank uses the buffer of its own core (the topology's rank -> core: the probed core
  * ids, or in an emulation a mesh place or the MPI_COMM_WORLD rank), so a communicator in
  * any rank order finds each member's lines where that member's core has them. */
-#include "coll_scc.h"
+#include "coll_scc_component.h"
+#include "coll_scc_topo.h"
 #include "coll_scc_agree.h"
 #include "coll_scc_mpb.h"
 #include "coll_scc_xport.h"
+#include "coll_scc_xport_pml.h"
+#include "coll_scc_xport_slots.h"
 #include "coll_scc_sched.h"
 
 #include <errno.h>
@@ -135,24 +138,24 @@ static int scc_mpb_map_device(scc_mpb_backing_t *b, const char *path, size_t byt
 }
 
 /* Why the buffers cannot serve comm (NULL: they can, as far as the cores go). */
-static const char *scc_mpb_unusable(mca_coll_scc_module_t *m, int highest, int chip_cores)
+static const char *scc_mpb_unusable(const scc_members_t *mb, int highest, int chip_cores)
 {
-    if (NULL == m->topo.core) {
-        return NULL != m->topo.core_how ? m->topo.core_how : "no core for every rank";
+    if (NULL == mb->topo->core) {
+        return NULL != mb->topo->core_how ? mb->topo->core_how : "no core for every rank";
     }
     return highest >= chip_cores ? "a core beyond the SCC's 48" : NULL;
 }
 
-int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
-                                  struct ompi_communicator_t *comm)
+static int scc_mpb_attach(scc_xport_t *x, const scc_members_t *mb)
 {
+    struct ompi_communicator_t *comm = mb->comm;
     mca_coll_scc_component_t *cs = &mca_coll_scc_component;
     const bool emulate = SCC_MPB_EMULATE_OFF != cs->mpb_emulate;
     const bool strict = SCC_MPB_EMULATE_STRICT == cs->mpb_emulate;
     /* the strict emulation keeps to the chip's 8 KB whatever coll_scc_mpb_core_size says */
     size_t core_size = strict || cs->mpb_core_size <= 0 ? SCC_MPB_CORE_BYTES
                                                         : (size_t) cs->mpb_core_size;
-    const int *core = m->topo.core;
+    const int *core = mb->topo->core;
     int chip_cores = 0, highest = -1;
     size_t ctrl, chip_bytes, bytes;
     scc_mpb_backing_t *b = NULL;
@@ -162,7 +165,6 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
 
     /* Each step below ends in an agreement that every member reaches, whatever failed on
        it: all use the buffers or none does (the caller then attaches shared memory). */
-    x->kind = SCC_XPORT_MPB;
     x->nslots = cs->mpb_nslots < SCC_SCHED_TAG_WINDOW ? SCC_SCHED_TAG_WINDOW : cs->mpb_nslots;
     if (x->nslots > 64) {
         x->nslots = 64;
@@ -177,7 +179,7 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     if (NULL != core) {
         chip_cores = scc_mpb_chip_cores(core, x->size, emulate, &highest);
     }
-    why = scc_mpb_unusable(m, highest, chip_cores);
+    why = scc_mpb_unusable(mb, highest, chip_cores);
     if (NULL != why) {
         SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: mpb transport not usable (%s)",
                     SCC_COMM_CID(comm), SCC_COMM_NAME(comm), x->size, why);
@@ -188,8 +190,8 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     if (ok) {
         b = calloc(1, sizeof(*b));
     }
-    ok = ok && NULL != b && !mca_coll_scc_fault(m, "mpb");
-    if (!mca_coll_scc_agree(m, comm, ok)) {
+    ok = ok && NULL != b && !mca_coll_scc_fault(mb, "mpb");
+    if (!mca_coll_scc_agree(mb, ok)) {
         free(b);
         return OMPI_ERR_NOT_AVAILABLE;
     }
@@ -197,7 +199,7 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     b->core = core[x->rank];
     b->core_size = core_size;
     if (emulate) {
-        int rc = mca_coll_scc_segment_attach(m, comm, bytes, (size_t) b->core * core_size,
+        int rc = mca_coll_scc_segment_attach(mb, bytes, (size_t) b->core * core_size,
                                              core_size, "emulated SCC message-passing buffers",
                                              &b->base);
         if (OMPI_SUCCESS != rc) {
@@ -206,16 +208,16 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
         }
         b->bytes = bytes;
         snprintf(b->desc, sizeof(b->desc), "mpb (emulated SCC%s), rank %d on core %d (%s)",
-                 strict ? ", strict" : "", x->rank, b->core, m->topo.core_how);
+                 strict ? ", strict" : "", x->rank, b->core, mb->topo->core_how);
     } else {
         err = scc_mpb_map_device(b, cs->mpb_device, bytes);
-        if (0 == err && mca_coll_scc_fault(m, "device")) {
+        if (0 == err && mca_coll_scc_fault(mb, "device")) {
             munmap(b->base, b->bytes);
             b->base = NULL;
             err = ENOMEM;
         }
         /* a device missing on one process is missing on all: the lowest says it */
-        first = mca_coll_scc_agree_first(m, comm, 0 == err);
+        first = mca_coll_scc_agree_first(mb, 0 == err);
         if (0 != err && first == x->rank) {
             mca_coll_scc_show_help_once(0, "mpb-device", cs->mpb_device, bytes,
                                         strerror(err), SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
@@ -228,20 +230,20 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
             return OMPI_ERR_NOT_AVAILABLE;
         }
         snprintf(b->desc, sizeof(b->desc), "mpb (SCC message-passing buffers), rank %d on "
-                 "core %d (%s)", x->rank, b->core, m->topo.core_how);
+                 "core %d (%s)", x->rank, b->core, mb->topo->core_how);
 #if defined(SCC_P54C)
         x->invalidate = true;
 #endif
     }
     x->desc = b->desc;
     x->backing = b;
-    x->detach = scc_mpb_detach;
+    x->ops = &mca_coll_scc_xport_mpb_ops;
     view = b->base;
     if (strict) {
         /* every write from here on goes through the checker */
-        int rc = mca_coll_scc_strict_attach(x, m, b->base, chip_bytes, core_size, core,
+        int rc = mca_coll_scc_strict_attach(x, b->base, chip_bytes, core_size, core,
                                             chip_cores, &view);
-        if (!mca_coll_scc_agree(m, comm, OMPI_SUCCESS == rc)) {
+        if (!mca_coll_scc_agree(mb, OMPI_SUCCESS == rc)) {
             return OMPI_ERR_NOT_AVAILABLE;
         }
     }
@@ -254,17 +256,30 @@ int mca_coll_scc_xport_mpb_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
        claim back, whatever the others did) */
     if (b->device) {
         b->claimed = scc_mpb_claim(x, b);
-        ok = b->claimed && !mca_coll_scc_fault(m, "claim");
-        if (!mca_coll_scc_agree(m, comm, ok)) {
+        ok = b->claimed && !mca_coll_scc_fault(mb, "claim");
+        if (!mca_coll_scc_agree(mb, ok)) {
             SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: the message-passing buffers of "
                         "some cores are in use by another communicator", SCC_COMM_CID(comm),
                         SCC_COMM_NAME(comm), x->size);
             return OMPI_ERR_NOT_AVAILABLE;
         }
         scc_mpb_clear(x);
-        if (!mca_coll_scc_agree(m, comm, 1)) {
+        if (!mca_coll_scc_agree(mb, 1)) {
             return OMPI_ERR_NOT_AVAILABLE;
         }
     }
     return OMPI_SUCCESS;
 }
+
+/* The SCC's message-passing buffers (or a file that emulates them): the slot engine at each
+ * core's place in the chip's buffers; one chip, no single copy between its cores. */
+const scc_xport_ops_t mca_coll_scc_xport_mpb_ops = {
+    .name = "mpb",
+    .caps = SCC_XPORT_CAP_SHARED,
+    .attach = scc_mpb_attach,
+    .detach = scc_mpb_detach,
+    .send = scc_slot_send,
+    .recv = scc_slot_recv,
+    .recv_reduce = scc_slot_recv_reduce,
+    .end = scc_slot_end,
+};

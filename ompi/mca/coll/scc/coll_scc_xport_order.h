@@ -1,7 +1,7 @@
 /* coll_scc_xport_order.h: memory order on the transports' buffers -- loads and stores of flags
  * and ids, and what the SCC's P54C cores need beside them (MPBT invalidation, the
- * write-combining buffer's flush, no 64-bit atomics).  Included by coll_scc_xport.h once
- * scc_xport_t is complete; not on its own. */
+ * write-combining buffer's flush, no 64-bit atomics).  Private to the slot engine
+ * (coll_scc_xport_slots.h). */
 #ifndef MCA_COLL_SCC_XPORT_ORDER_H
 #define MCA_COLL_SCC_XPORT_ORDER_H
 

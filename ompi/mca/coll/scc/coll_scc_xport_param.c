@@ -1,6 +1,6 @@
 /* coll_scc_xport_param.c: the transports' MCA parameters (which transport, the shared-memory
  * slots, the SCC's buffers, pipelining, single copy, waiting). */
-#include "coll_scc.h"
+#include "coll_scc_component.h"
 #include "coll_scc_mpb.h"
 #include "coll_scc_xport.h"
 

@@ -2,10 +2,12 @@
  * communicators shared memory cannot serve, and as a baseline for the other transports. */
 #include <string.h>
 
-#include "coll_scc.h"
+#include "coll_scc_component.h"
 #include "coll_scc_agree.h"
 #include "coll_scc_drain.h"
 #include "coll_scc_xport.h"
+#include "coll_scc_xport_pml.h"
+#include "coll_scc_xport_slots.h"
 
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/mca/pml/pml.h"
@@ -298,7 +300,7 @@ static int scc_pml_shape_data(scc_xport_t *x, int peer, void *buf, size_t len, b
     }
     *done = true;
     f->peer = -1;
-    x->traffic[NULL != x->remote && x->remote[peer]][1]++;
+    x->traffic[NULL != x->offnode && x->offnode[peer]][1]++;
     if (OPAL_UNLIKELY(0 != x->fail)) {
         return OMPI_SUCCESS;
     }
@@ -347,7 +349,7 @@ int scc_pml_recv(scc_xport_t *x, int peer, void *buf, size_t len)
     if (OMPI_SUCCESS == rc) {
         rc = scc_pml_wait(x, &req, &st);
     }
-    x->traffic[NULL != x->remote && x->remote[peer]][1]++;
+    x->traffic[NULL != x->offnode && x->offnode[peer]][1]++;
     if (OMPI_SUCCESS == rc) {
         /* a shorter message than the schedule expects is as wrong as a longer one */
         got = (size_t) st._ucount;
@@ -428,7 +430,7 @@ int scc_pml_complete(scc_xport_t *x, int slot, int peer, size_t len, void *targe
     int rc = scc_pml_wait(x, &a->req, &st);
 
     a->busy = 0;
-    x->traffic[NULL != x->remote && x->remote[peer]][1]++;
+    x->traffic[NULL != x->offnode && x->offnode[peer]][1]++;
     if (OPAL_UNLIKELY(0 != x->fail)) {
         return OMPI_SUCCESS;    /* taken; my call failed meanwhile */
     }
@@ -476,10 +478,9 @@ void scc_pml_end(scc_xport_t *x)
     x->ncopies = 0;
 }
 
-int mca_coll_scc_xport_pml_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
-                                  struct ompi_communicator_t *comm)
+static int scc_pml_attach(scc_xport_t *x, const scc_members_t *mb)
 {
-    x->kind = SCC_XPORT_PML;
+    struct ompi_communicator_t *comm = mb->comm;
     x->desc = "pml (point-to-point)";
     x->comm = comm;
     /* blocks are cut as for shared memory; no slots, no single copy */
@@ -487,16 +488,61 @@ int mca_coll_scc_xport_pml_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
                        ? (size_t) mca_coll_scc_component.shm_slot_size : SCC_LINE;
     x->nslots = SCC_SCHED_TAG_WINDOW;
     x->pipe = x->slot_size;
-    x->cma = false;
     x->yield = SCC_YIELD_WHEN_IDLE();
     x->spin = 1;
     /* reductions receive a block (at most a slot) here: reserved now, so that no call
        allocates it (the caller agrees on the result) */
     x->bounce = malloc(x->slot_size);
     if (NULL == x->bounce || OMPI_SUCCESS != scc_pml_shape_alloc(x)
-        || mca_coll_scc_fault(m, "pml")) {
+        || mca_coll_scc_fault(mb, "pml")) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     x->bounce_bytes = x->slot_size;
     return OMPI_SUCCESS;
 }
+
+/* The operations over the pml: each message a point-to-point one (the call's own tag),
+ * the slot engine's tag and nreaders are not needed. */
+static int scc_pml_op_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len,
+                           int nreaders, bool stable, const int *readers)
+{
+    (void) tag;
+    (void) stable;
+    return scc_pml_send(x, buf, len, nreaders, readers);
+}
+
+static int scc_pml_op_recv(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len)
+{
+    (void) tag;
+    return scc_pml_recv(x, peer, buf, len);
+}
+
+static int scc_pml_op_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
+                                  const void *input, size_t count,
+                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op)
+{
+    (void) tag;
+    return scc_pml_recv_reduce(x, peer, target, input, count, dtype, op);
+}
+
+static int scc_pml_op_end(scc_xport_t *x)
+{
+    int fail = x->fail;
+
+    scc_xport_forget(x);
+    scc_pml_end(x);
+    return fail;
+}
+
+const scc_xport_ops_t mca_coll_scc_xport_pml_ops = {
+    .name = "pml",
+    .caps = SCC_XPORT_CAP_PML,
+    .attach = scc_pml_attach,
+    .send = scc_pml_op_send,
+    .recv = scc_pml_op_recv,
+    .recv_reduce = scc_pml_op_recv_reduce,
+    .end = scc_pml_op_end,
+    .post = scc_pml_post,
+    .wait_one = scc_pml_complete,
+    .cancel = scc_pml_cancel,
+};

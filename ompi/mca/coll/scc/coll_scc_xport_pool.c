@@ -1,7 +1,8 @@
 /* coll_scc_xport_pool.c: the budget of slot pages a process keeps committed over all its
  * communicators (coll_scc_xport_pool.h says how). */
-#include "coll_scc.h"
+#include "coll_scc_component.h"
 #include "coll_scc_xport.h"
+#include "coll_scc_xport_slots.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -1,8 +1,11 @@
 /* coll_scc_xport_shm.c: shared-memory segments private to the job, and the generic shm
  * transport on them. */
-#include "coll_scc.h"
+#include "coll_scc_component.h"
+#include "coll_scc_topo.h"
 #include "coll_scc_agree.h"
 #include "coll_scc_xport.h"
+#include "coll_scc_xport_pml.h"
+#include "coll_scc_xport_slots.h"
 #include "coll_scc_sched.h"
 
 #include <dirent.h>
@@ -112,21 +115,22 @@ static int scc_segment_create(scc_segment_info_t *info, size_t bytes, unsigned c
 
 /* What every member learns of its node's segment: from the creator (rank 0), or with several
  * nodes from each node's creator (its lowest rank), all in one exchange. */
-static int scc_segment_share(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
-                             const scc_nodes_t *nd, scc_segment_info_t *info)
+static int scc_segment_share(const scc_members_t *mb, const scc_nodes_t *nd,
+                             scc_segment_info_t *info)
 {
+    struct ompi_communicator_t *comm = mb->comm;
     scc_segment_info_t *all;
     int rc;
 
     if (NULL == nd) {
-        return mca_coll_scc_agree_bcast(m, comm, info, (int) sizeof(*info), 0);
+        return mca_coll_scc_agree_bcast(mb, info, (int) sizeof(*info), 0);
     }
     all = malloc(sizeof(*info) * (size_t) nd->n);
-    if (!mca_coll_scc_agree(m, comm, NULL != all)) {
+    if (!mca_coll_scc_agree(mb, NULL != all)) {
         free(all);
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    rc = mca_coll_scc_agree_allgather(m, comm, info, all, (int) sizeof(*info));
+    rc = mca_coll_scc_agree_allgather(mb, info, all, (int) sizeof(*info));
     if (OMPI_SUCCESS == rc) {
         int me = ompi_comm_rank(comm);
         *info = all[nd->members[nd->first[nd->node_of[me]]]];
@@ -137,10 +141,10 @@ static int scc_segment_share(mca_coll_scc_module_t *m, struct ompi_communicator_
 
 /* One attempt with one backing; quiet: no message on failure (another attempt follows).
  * nd: several nodes, one segment per node; NULL: one segment for all. */
-static int scc_segment_try(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
-                           const scc_nodes_t *nd, size_t bytes, size_t my_off, size_t my_len,
-                           size_t my_hot, const char *what, bool memfd, bool quiet, void **base)
+static int scc_segment_try(const scc_members_t *mb, const scc_nodes_t *nd, size_t bytes,
+                           size_t my_off, size_t my_len, size_t my_hot, const char *what, bool memfd, bool quiet, void **base)
 {
+    struct ompi_communicator_t *comm = mb->comm;
     scc_segment_info_t info;
     int rank = ompi_comm_rank(comm), fd = -1, ok, rc, err, first;
     int creator = NULL == nd ? 0 : nd->members[nd->first[nd->node_of[rank]]];
@@ -157,12 +161,12 @@ static int scc_segment_try(mca_coll_scc_module_t *m, struct ompi_communicator_t 
                                    strerror(info.err), SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
         }
     }
-    if (creator == rank && fd >= 0 && '\0' != info.path[0] && mca_coll_scc_fault(m, "killed")) {
+    if (creator == rank && fd >= 0 && '\0' != info.path[0] && mca_coll_scc_fault(mb, "killed")) {
         (void) raise(SIGKILL);   /* the worst moment: the file exists, nobody attached */
     }
-    rc = scc_segment_share(m, comm, nd, &info);
+    rc = scc_segment_share(mb, nd, &info);
     /* every member decides alike: one node without a segment fails them all */
-    if (!mca_coll_scc_agree(m, comm, OMPI_SUCCESS == rc && info.ok)) {
+    if (!mca_coll_scc_agree(mb, OMPI_SUCCESS == rc && info.ok)) {
         if (creator == rank && fd >= 0) {
             close(fd);
             if ('\0' != info.path[0]) {
@@ -201,13 +205,13 @@ static int scc_segment_try(mca_coll_scc_module_t *m, struct ompi_communicator_t 
         }
     }
 #endif
-    if (ok && mca_coll_scc_fault(m, "segment")) {
+    if (ok && mca_coll_scc_fault(mb, "segment")) {
         errno = ENOMEM;
         ok = 0;
     }
     err = errno ? errno : EINVAL;
     /* what fails on one process most often fails on all: the lowest that failed says it */
-    first = mca_coll_scc_agree_first(m, comm, ok);
+    first = mca_coll_scc_agree_first(mb, ok);
     if (!ok && !quiet && first == rank) {
         mca_coll_scc_show_help_once(0, "shm-attach-failed", what, where, bytes, strerror(err),
                                     SCC_COMM_CID(comm), SCC_COMM_NAME(comm));
@@ -230,26 +234,25 @@ static int scc_segment_try(mca_coll_scc_module_t *m, struct ompi_communicator_t 
     return OMPI_SUCCESS;
 }
 
-int mca_coll_scc_segment_attach(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
-                                size_t bytes, size_t my_off, size_t my_len, const char *what,
-                                void **base)
+int mca_coll_scc_segment_attach(const scc_members_t *mb, size_t bytes, size_t my_off,
+                                size_t my_len, const char *what, void **base)
 {
-    return mca_coll_scc_segment_attach_nodes(m, comm, NULL, bytes, my_off, my_len, my_len, what,
+    return mca_coll_scc_segment_attach_nodes(mb, NULL, bytes, my_off, my_len, my_len, what,
                                              base, NULL);
 }
 
-int mca_coll_scc_segment_attach_nodes(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
-                                      const scc_nodes_t *nd, size_t bytes, size_t my_off,
-                                      size_t my_len, size_t my_hot, const char *what, void **base,
-                                      bool *memfd)
+int mca_coll_scc_segment_attach_nodes(const scc_members_t *mb, const scc_nodes_t *nd,
+                                      size_t bytes, size_t my_off, size_t my_len, size_t my_hot,
+                                      const char *what, void **base, bool *memfd)
 {
+    struct ompi_communicator_t *comm = mb->comm;
     int backing = mca_coll_scc_component.shm_backing;   /* 0 auto, 1 memfd, 2 file */
 
     if (NULL != memfd) {
         *memfd = 2 != backing;
     }
     if (2 != backing) {
-        int rc = scc_segment_try(m, comm, nd, bytes, my_off, my_len, my_hot, what, true,
+        int rc = scc_segment_try(mb, nd, bytes, my_off, my_len, my_hot, what, true,
                                  0 == backing, base);
         if (OMPI_SUCCESS == rc || 1 == backing) {
             return rc;
@@ -260,7 +263,7 @@ int mca_coll_scc_segment_attach_nodes(mca_coll_scc_module_t *m, struct ompi_comm
         SCC_VERBOSE(1, "coll:scc: comm %u (%s): memfd segment unavailable, trying a file in %s",
                     SCC_COMM_CID(comm), SCC_COMM_NAME(comm), mca_coll_scc_component.shm_dir);
     }
-    return scc_segment_try(m, comm, nd, bytes, my_off, my_len, my_hot, what, false, false,
+    return scc_segment_try(mb, nd, bytes, my_off, my_len, my_hot, what, false, false,
                            base);
 }
 
@@ -284,8 +287,7 @@ static void scc_shm_detach(scc_xport_t *x)
     }
 }
 
-int mca_coll_scc_xport_shm_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
-                                  struct ompi_communicator_t *comm)
+static int scc_shm_attach(scc_xport_t *x, const scc_members_t *mb)
 {
     mca_coll_scc_component_t *cs = &mca_coll_scc_component;
     long page = sysconf(_SC_PAGESIZE);
@@ -294,7 +296,6 @@ int mca_coll_scc_xport_shm_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     size_t hot;
     int rc;
 
-    x->kind = SCC_XPORT_SHM;
     x->desc = "shm";
     x->nslots = cs->shm_nslots;
     if (x->nslots < SCC_SCHED_TAG_WINDOW) {
@@ -312,8 +313,9 @@ int mca_coll_scc_xport_shm_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     /* the control lines are hot at every call; the slots' pages only once a message uses
        them (a communicator of small messages never does) */
     hot = (x->slot_off + page - 1) & ~(size_t) (page - 1);
-    rc = mca_coll_scc_segment_attach_nodes(m, comm,
-                                           SCC_TOPO_NODES == m->topo.kind ? &m->topo.nodes : NULL,
+    rc = mca_coll_scc_segment_attach_nodes(mb,
+                                           SCC_TOPO_NODES == mb->topo->kind ? &mb->topo->nodes
+                                                                             : NULL,
                                            x->region_size * x->nlocal,
                                            x->region_size * x->lrank, x->region_size, hot,
                                            "shared-memory segment", &base, &memfd);
@@ -326,7 +328,7 @@ int mca_coll_scc_xport_shm_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
         }
     }
     x->backing = base;
-    x->detach = scc_shm_detach;
+    x->ops = &mca_coll_scc_xport_shm_ops;
     /* a memfd's slot pages go back to the kernel where the process's budget wants them (a
        file's stay: taken again they could find its directory full) */
     if (memfd) {
@@ -335,3 +337,21 @@ int mca_coll_scc_xport_shm_attach(scc_xport_t *x, mca_coll_scc_module_t *m,
     }
     return OMPI_SUCCESS;
 }
+
+/* The generic transport: the slot engine in one shared segment per node; peers on other
+ * nodes over the pml (their receives posted ahead). */
+const scc_xport_ops_t mca_coll_scc_xport_shm_ops = {
+    .name = "shm",
+    .caps = SCC_XPORT_CAP_SHARED | SCC_XPORT_CAP_SINGLE_COPY | SCC_XPORT_CAP_PML,
+    .attach = scc_shm_attach,
+    .detach = scc_shm_detach,
+    .send = scc_slot_send,
+    .recv = scc_slot_recv,
+    .recv_reduce = scc_slot_recv_reduce,
+    .expose = scc_slot_expose,
+    .read = scc_slot_read,
+    .end = scc_slot_end,
+    .post = scc_pml_post,
+    .wait_one = scc_pml_complete,
+    .cancel = scc_pml_cancel,
+};

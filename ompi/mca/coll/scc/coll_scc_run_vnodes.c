@@ -1,4 +1,4 @@
-/* coll_scc_vnodes.c: gatherv and scatterv across nodes through the leaders: the parts padded
+/* coll_scc_run_vnodes.c: gatherv and scatterv across nodes through the leaders: the parts padded
  * to the largest and moved by gather's and scatter's hierarchical schedules. */
 #include <string.h>
 
@@ -34,7 +34,7 @@ int mca_coll_scc_rootedv_padded(mca_coll_scc_module_t *m, scc_coll_t c, const si
     /* (scratch 2: the hierarchical schedules use 0, 1 and the bounce buffer) */
     pad = mca_coll_scc_scratch(m, 2, (me == root ? (size_t) n : 1) * most + 1);
     if (NULL == pad) {
-        return mca_coll_scc_call_failed(m, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
     }
     if (me != root && mine > most) {
         /* a part larger than the root's largest (the caller's error): what fits moves */

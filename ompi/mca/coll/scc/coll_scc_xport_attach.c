@@ -1,0 +1,241 @@
+/* coll_scc_xport_attach.c: attaching a communicator to a transport -- its operations table
+ * (shm, mpb or pml, from coll_scc_transport and the topology), what the attachment can do
+ * (capabilities, single copy, waits), agreed by every member. */
+#include "coll_scc_component.h"
+#include "coll_scc_agree.h"
+#include "coll_scc_topo.h"
+#include "coll_scc_xport.h"
+#include "coll_scc_xport_pml.h"
+#include "coll_scc_xport_slots.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+/* A word whose value every process knows: reading it from a peer proves CMA works. */
+static volatile uint64_t scc_cma_probe_word = 0x5343432d434d4121ull;
+
+/* The next rank after r on my node (r itself when it is alone there). */
+static int scc_next_local(const scc_xport_t *x, int r)
+{
+    for (int i = 1; i <= x->size; ++i) {
+        int q = (r + i) % x->size;
+        if (NULL == x->remote || !x->remote[q]) {
+            return q;
+        }
+    }
+    return r;
+}
+
+/* Checks that I can read my right neighbour's memory (on my node) with process_vm_readv. */
+static bool scc_cma_works(scc_xport_t *x)
+{
+    int peer = scc_next_local(x, x->rank);
+    uint64_t v = 0;
+    uint64_t addr;
+
+    if (peer == x->rank) {
+        return true;    /* alone on my node: nobody to read */
+    }
+    addr = scc_load(x, &scc_ctrl(x, peer)->probe.v);
+    if (0 == addr) {
+        return false;
+    }
+    return OMPI_SUCCESS == scc_cma_read(x, peer, addr, &v, sizeof(v))
+           && v == scc_cma_probe_word;
+}
+
+static void scc_xport_free(scc_xport_t *x)
+{
+    if (NULL != x->ops && NULL != x->ops->detach) {
+        x->ops->detach(x);
+    }
+    free(x->region);
+    free(x->pids);
+    free(x->expected);
+    free(x->acked);
+    free(x->acks);
+    free(x->pv);
+    free(x->later);
+    free(x->bounce);
+    free(x->reqs);
+    for (int i = 0; i < SCC_PML_AHEAD; ++i) {
+        free(x->ahead[i].buf);
+    }
+    for (int i = 0; i < x->copies_cap; ++i) {
+        free(x->copies[i].buf);
+    }
+    free(x->copies);
+    free(x->offnode);
+    free(x->shape_at);
+    free(x->first[0].buf);     /* (both entries) */
+    free(x);
+}
+
+int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
+{
+    struct ompi_communicator_t *comm = mb->comm;
+    mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+    scc_xport_t *x = calloc(1, sizeof(*x));
+    int rc, pipe, kind = cs->transport;
+    bool cma, ok, single;
+
+    /* Every member reaches each agreement below, in the same order, whatever failed on it:
+       all attach or none does (coll_scc_agree.c) */
+    const scc_nodes_t *nd = SCC_TOPO_NODES == mb->topo->kind ? &mb->topo->nodes : NULL;
+
+    if (NULL != x) {
+        x->rank = ompi_comm_rank(comm);
+        x->size = ompi_comm_size(comm);
+        x->call = 0;
+        x->comm = comm;
+        x->mb = mb;
+        x->region = calloc(x->size, sizeof(char *));
+        x->pids = calloc(x->size, sizeof(pid_t));
+        x->nlocal = x->size;
+        x->lrank = x->rank;
+        if (NULL != nd) {
+            /* several nodes: shared memory within mine, the pml to the others */
+            x->offnode = calloc(x->size, 1);
+            for (int r = 0; NULL != x->offnode && r < x->size; ++r) {
+                x->offnode[r] = nd->node_of[r] != nd->node_of[x->rank];
+            }
+            x->remote = x->offnode;
+            x->nlocal = nd->first[nd->node_of[x->rank] + 1] - nd->first[nd->node_of[x->rank]];
+            x->lrank = nd->local_of[x->rank];
+        }
+        /* what this attachment does, as the slot engine's backends map it: the whole
+           communicator in shared memory, or this node's processes with the pml to the
+           others (the pml transport: the pml alone; single copy once agreed, below) */
+        x->caps = NULL != x->remote ? SCC_XPORT_CAP_PML : SCC_XPORT_CAP_SHARED;
+    }
+    ok = NULL != x && NULL != x->region && NULL != x->pids && (NULL == nd || NULL != x->offnode)
+         && !mca_coll_scc_fault(mb, "xport");
+    if (!mca_coll_scc_agree(mb, ok)) {
+        if (NULL != x) {
+            scc_xport_free(x);
+        }
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    if (SCC_XPORT_NONE == kind) {
+        kind = cs->mpb_emulate ? SCC_XPORT_MPB : SCC_XPORT_SHM;
+    }
+    /* each backend returns the same on every member; the message-passing buffers fall
+       back to shared memory */
+    rc = OMPI_ERR_NOT_AVAILABLE;
+    if (SCC_XPORT_MPB == kind && NULL != nd) {
+        /* message-passing buffers belong to one chip */
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: processes on %d nodes: shared memory "
+                    "within each node instead of message-passing buffers", SCC_COMM_CID(comm),
+                    SCC_COMM_NAME(comm), x->size, nd->nnodes);
+        kind = SCC_XPORT_SHM;
+    }
+    if (SCC_XPORT_PML == kind) {
+        rc = mca_coll_scc_xport_pml_ops.attach(x, mb);
+        if (!mca_coll_scc_agree(mb, OMPI_SUCCESS == rc)) {
+            scc_xport_free(x);
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        x->ops = &mca_coll_scc_xport_pml_ops;
+        x->caps = SCC_XPORT_CAP_PML;
+        x->remote = NULL;       /* every peer over the pml (offnode: for the counts) */
+        *out = x;
+        return OMPI_SUCCESS;
+    }
+    if (SCC_XPORT_MPB == kind) {
+        rc = mca_coll_scc_xport_mpb_ops.attach(x, mb);
+        if (OMPI_SUCCESS != rc) {
+            /* (a backend sets x->ops once it holds something its detach gives back) */
+            if (NULL != x->ops) {
+                x->ops->detach(x);
+                x->ops = NULL;
+            }
+            SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: message-passing buffers "
+                        "unavailable, using shared memory", SCC_COMM_CID(comm),
+                        SCC_COMM_NAME(comm), x->size);
+        }
+    }
+    if (OMPI_SUCCESS != rc) {
+        rc = mca_coll_scc_xport_shm_ops.attach(x, mb);
+    }
+    if (OMPI_SUCCESS != rc) {
+        scc_xport_free(x);
+        return rc;
+    }
+    x->expected = calloc(x->nslots, sizeof(uint32_t));
+    x->acked = calloc(x->nslots, sizeof(uint32_t));
+    x->acks = calloc((size_t) x->size * x->nslots, sizeof(uint32_t));
+    x->pv = calloc(x->size, sizeof(char *));
+    x->later = calloc(x->size, sizeof(*x->later));
+
+    /* single copy: publish my pid and where my probe word is, then try the neighbour's */
+    scc_flag_set(x, &scc_ctrl(x, x->rank)->pid.v, (uint64_t) getpid());
+    scc_flag_set(x, &scc_ctrl(x, x->rank)->probe.v, (uint64_t) (uintptr_t) &scc_cma_probe_word);
+    ok = NULL != x->expected && NULL != x->acked && NULL != x->acks && NULL != x->pv
+         && NULL != x->later && !mca_coll_scc_fault(mb, "buffers");
+    if (!mca_coll_scc_agree(mb, ok)) {
+        scc_xport_free(x);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    for (int r = 0; r < x->size; ++r) {
+        if (!scc_xport_by_pml(x, r)) {
+            x->pids[r] = (pid_t) scc_load(x, &scc_ctrl(x, r)->pid.v);
+        }
+    }
+    /* the SCC has no single copy between cores: its buffers are the only way */
+    single = 0 != (x->ops->caps & SCC_XPORT_CAP_SINGLE_COPY);
+    cma = cs->cma != 0 && single && scc_cma_works(x) && !mca_coll_scc_fault(mb, "cma");
+    cma = mca_coll_scc_agree(mb, cma);
+    if (1 == cs->cma && !cma && single) {
+        mca_coll_scc_show_help_once(x->rank, "cma-unavailable", SCC_COMM_CID(comm),
+                                    SCC_COMM_NAME(comm));
+        scc_xport_free(x);
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    if (cma) {
+        x->caps |= SCC_XPORT_CAP_SINGLE_COPY;
+    }
+    x->yield = SCC_YIELD_WHEN_IDLE();
+    /* what depends on it must be the same on every rank: all must say so */
+    x->over = mca_coll_scc_agree(mb, x->yield);
+    if (cs->cma_min < 0) {
+        /* auto, as measured on an Intel VM where single copy was fast: oversubscribed, a
+           root that exposes its buffer waits for readers that are often not running,
+           while copies through the slots let it go on: those won up to 128 KB; where each
+           peer moves its own block (gather, scatter, alltoall) nobody waits on one whole
+           message, and single copy won from 32 KB.  Every rank must take the same path. */
+        bool over = cma && x->over;
+        x->cma_min = over ? SCC_CMA_MIN_OVER : SCC_CMA_MIN;
+        x->cma_a2a_min = over ? SCC_CMA_A2A_MIN_OVER : SCC_CMA_MIN;
+    } else {
+        x->cma_min = cs->cma_min > 0 ? (size_t) cs->cma_min : SIZE_MAX;
+        x->cma_a2a_min = x->cma_min;
+    }
+    x->cma_reduce_min = cs->cma_reduce_min > 0 ? (size_t) cs->cma_reduce_min : SIZE_MAX;
+    if (NULL != x->remote) {
+        /* messages to other nodes are posted and completed at the end of the call */
+        size_t most = x->slot_size > (size_t) cs->nodes_block ? x->slot_size
+                                                               : (size_t) cs->nodes_block;
+        x->desc = "shm within each node, pml between nodes";
+        x->bounce = malloc(most);     /* a reduction's block from another node lands here */
+        x->bounce_bytes = NULL != x->bounce ? most : 0;
+        if (!mca_coll_scc_agree(mb, NULL != x->bounce
+                                        && OMPI_SUCCESS == scc_pml_shape_alloc(x))) {
+            scc_xport_free(x);
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+    }
+    pipe = x->over ? cs->pipe_size_over : cs->pipe_size;
+    x->pipe = pipe >= SCC_LINE && (size_t) pipe < x->slot_size ? (size_t) pipe : x->slot_size;
+    /* oversubscribed, the peer a process waits for is often not running: yield at once */
+    x->spin = x->yield ? 1 : (cs->spin > 0 ? (unsigned) cs->spin : 1);
+    *out = x;
+    return OMPI_SUCCESS;
+}
+
+void mca_coll_scc_xport_detach(scc_xport_t **xp)
+{
+    if (NULL != *xp) {
+        scc_xport_free(*xp);
+        *xp = NULL;
+    }
+}

@@ -354,6 +354,15 @@ static void given(void)
     CHECK(0 == strcmp(buf, "<=8192 flat | 8193..16384 butterfly | 16385..1048575 tree | "
                            ">1048575 flat"), "tree_max, direct_min given: allreduce \"%s\"", buf);
 
+    /* tree_max alone: trees above it, to direct_min's default */
+    scc_select_params_default(&p);
+    p.given = SCC_GIVEN_TREE_MAX;
+    p.tree_max = 65536;
+    scc_select_build(&t, &st, &p);
+    row(&t, SCC_COLL_ALLREDUCE, buf, sizeof(buf));
+    CHECK(0 == strcmp(buf, "<=65536 flat | 65537..1048575 tree | >1048575 flat"),
+          "tree_max 65536 given: allreduce \"%s\"", buf);
+
     scc_select_params_default(&p);
     p.given = SCC_GIVEN_DIRECT_MIN;
     p.direct_min = 4096;

@@ -277,8 +277,11 @@ static int many_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_top
         if (g & SCC_GIVEN_TREE_MAX) {
             add_range(e, p, p->tree_max, SCC_ALG_FLAT);
         }
-        add_range(e, p, scc_select_butterfly_max(topo, p), SCC_ALG_BUTTERFLY);
-        if (g & SCC_GIVEN_DIRECT_MIN) {
+        if (scc_select_butterfly_max(topo, p) > 0) {
+            add_range(e, p, scc_select_butterfly_max(topo, p), SCC_ALG_BUTTERFLY);
+        }
+        /* either given says where the trees end or begin: they come back between */
+        if (g & (SCC_GIVEN_DIRECT_MIN | SCC_GIVEN_TREE_MAX)) {
             add_range(e, p, below(p->direct_min), SCC_ALG_TREE);
         }
         add_range(e, p, SIZE_MAX, SCC_ALG_FLAT);

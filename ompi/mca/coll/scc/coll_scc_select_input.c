@@ -1,7 +1,8 @@
 /* coll_scc_select_input.c: what the selection is built from -- the communicator's placement
  * and the component's parameters -- for the table, the trees' fan-outs and the barrier's
  * radix alike (the choices themselves are pure: coll_scc_select*.c). */
-#include "coll_scc.h"
+#include "coll_scc_component.h"
+#include "coll_scc_topo.h"
 
 void mca_coll_scc_topo_select_input(const scc_topo_t *t, uint32_t unavailable,
                                     scc_select_topo_t *st, scc_select_params_t *p)

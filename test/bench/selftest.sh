@@ -161,6 +161,31 @@ if [ -n "${SCC_BUILDDIR:-}" ] && [ -x "$SCC_BUILDDIR/test/bench/scc_bench" ]; th
     *bcast:*reduce_scatter_block:*) ok "scc_bench's calls reached coll/scc:$served" ;;
     *) not_ok "scc_bench's calls reached coll/scc: $served" ;;
     esac
+    # the collectives named only (not in the default list above)
+    log=$tmp/bench-more.log
+    bl_check_run "$log" 2 scc --mca coll_scc_verbose 2 -- "$BL_BENCH" -c "$BL_MORE_COLLS" \
+        -s 4,64K -i 5 -w 1 -r 0,1 -C
+    st=$?
+    lines=$(grep -c ' ok$' "$log")
+    # gatherv, scatterv x 2 sizes x 2 roots, 5 others x 2 sizes
+    if [ $st -eq 0 ] && [ "$lines" -eq 18 ] && grep -q '# results: all correct' "$log"; then
+        ok "scc_bench -c $BL_MORE_COLLS on coll/scc, np 2: 18 measurements, all correct"
+    else
+        not_ok "scc_bench -c $BL_MORE_COLLS on coll/scc, np 2: 18 measurements (status $st, $lines lines)"
+        tail -n 20 "$log" | sed 's/^/#   /'
+    fi
+    served=" $(bl_scc_served "$log")"
+    missing=""
+    for c in ${BL_MORE_COLLS//,/ }; do
+        # served by one of coll/scc's algorithms, never by its fallback
+        case "$served" in *" $c:fallback="*) missing="$missing $c(fallback)" ;; esac
+        case "$served" in *" $c:"*) ;; *) missing="$missing $c" ;; esac
+    done
+    if [ -z "$missing" ]; then
+        ok "scc_bench's named-only calls reached coll/scc:$served"
+    else
+        not_ok "scc_bench's named-only calls reached coll/scc: not$missing; served:$served"
+    fi
     if "$here/compare.sh" -b "$SCC_BUILDDIR" -o "$tmp/cmp" -n 2 -c "scc tuned" -C bcast,barrier \
         -s 4,1K -i 20 -r 1 > "$tmp/cmp.out" 2>&1 &&
         grep -q "^np 2  scc: selected on 2/2" "$tmp/cmp/selection.txt" &&

@@ -10,6 +10,8 @@
 # shellcheck disable=SC2034
 BL_CSV_HEADER="component,np,collective,bytes,median_us,min_us,max_us,iterations,root,spread_pct,runs,status"
 BL_ALL_COLLS="bcast,barrier,reduce,allreduce,alltoall,alltoallv,gather,scatter,allgather,reduce_scatter_block"
+# named only (-C), as scc_bench measures them: not in the default list, which selftest.sh counts
+BL_MORE_COLLS="gatherv,scatterv,allgatherv,reduce_scatter,scan,exscan,alltoallw"
 
 # bl_opt OPT ARG: the options compare.sh, sweep.sh and suite.sh share; sets out, nps, colls,
 # sizes, roots, runs, budget, iters, build, verify and the BL_ settings of the caller.
@@ -267,7 +269,9 @@ bl_bench_csv() {
 # and no size for osu_barrier.  The average goes to median_us; OSU's root is 0.
 bl_osu_csv() {
     awk -v comp="$1" -v np="$2" -v run="$3" -v coll="$4" '
-        function rooted(c) { return c == "bcast" || c == "reduce" || c == "gather" || c == "scatter" }
+        function rooted(c) {
+            return c == "bcast" || c == "reduce" || c == "gather" || c == "scatter" || c == "gatherv" || c == "scatterv"
+        }
         function row(bytes, avg, mn, mx, it, st) {
             printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,-,%s,%s\n", comp, np, coll, bytes, avg, mn, mx, it,
                    rooted(coll) ? "0" : "-", run, st
@@ -286,7 +290,9 @@ bl_osu_csv() {
 # the 0-byte rows are dropped.  Recent IMB keeps root 0 (older ones rotated it).
 bl_imb_csv() {
     awk -v comp="$1" -v np="$2" -v run="$3" '
-        function rooted(c) { return c == "bcast" || c == "reduce" || c == "gather" || c == "scatter" }
+        function rooted(c) {
+            return c == "bcast" || c == "reduce" || c == "gather" || c == "scatter" || c == "gatherv" || c == "scatterv"
+        }
         function row(c, bytes, avg, mn, mx, it) {
             printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,-,%s,ok\n", comp, np, c, bytes, avg, mn, mx, it,
                    rooted(c) ? "0" : "-", run

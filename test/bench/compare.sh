@@ -16,7 +16,8 @@ usage: test/bench/compare.sh [options] [-- scc_bench options]
   -n LIST    process counts, e.g. "2 4 8" (default); oversubscribed when above the cores
   -c LIST    components, e.g. "scc tuned sm han" (default); adapt is also known, and base:
              coll/scc of the build in $SCC_BASE_BUILD (another commit's, to compare with)
-  -C LIST    collectives, comma-separated (default: all ten)
+  -C LIST    collectives, comma-separated (default: all ten; named only: gatherv, scatterv,
+             allgatherv, reduce_scatter, scan, exscan, alltoallw, memcpy, xcopy)
   -m MIN:MAX sizes in bytes, powers of two (default 4:4M);  -s LIST  sizes, comma-separated
   -R LIST    roots of the rooted collectives, comma-separated (default 0; 'last' = np-1)
   -r N       runs per (component, process count), the reported value is their median (default 3)

@@ -145,22 +145,45 @@ fi
 if [ -n "${SCC_BUILDDIR:-}" ] && [ -x "$SCC_BUILDDIR/test/bench/scc_bench" ]; then
     bl_init "$SCC_BUILDDIR"
     BL_TIMEOUT=300
+    # bench_run LOG LINES WHAT SCC_BENCH_ARGS...: a run at np 2 on coll/scc with its call
+    # report; LINES measurements, all correct
+    bench_run() {
+        local log=$1 want=$2 what=$3 st lines
+        shift 3
+        bl_check_run "$log" 2 scc --mca coll_scc_verbose 2 -- "$BL_BENCH" "$@"
+        st=$?
+        lines=$(grep -c ' ok$' "$log")
+        if [ $st -eq 0 ] && [ "$lines" -eq "$want" ] && grep -q '# results: all correct' "$log"; then
+            ok "scc_bench${what} on coll/scc, np 2: $want measurements, all correct"
+        else
+            not_ok "scc_bench${what} on coll/scc, np 2: $want measurements, all correct (status $st, $lines lines)"
+            tail -n 20 "$log" | sed 's/^/#   /'
+        fi
+    }
     log=$tmp/bench.log
-    bl_check_run "$log" 2 scc --mca coll_scc_verbose 2 -- "$BL_BENCH" -s 4,64K -i 5 -w 1 -r 0,1
-    st=$?
-    lines=$(grep -c ' ok$' "$log")
     # 4 rooted collectives x 2 sizes x 2 roots, 5 others x 2 sizes, 1 barrier line
-    if [ $st -eq 0 ] && [ "$lines" -eq 27 ] && grep -q '# results: all correct' "$log"; then
-        ok "scc_bench on coll/scc, np 2: 27 measurements, all correct"
-    else
-        not_ok "scc_bench on coll/scc, np 2: 27 measurements, all correct (status $st, $lines lines)"
-        tail -n 20 "$log" | sed 's/^/#   /'
-    fi
+    bench_run "$log" 27 "" -s 4,64K -i 5 -w 1 -r 0,1
     served=$(bl_scc_served "$log")
     case "$served" in
     *bcast:*reduce_scatter_block:*) ok "scc_bench's calls reached coll/scc:$served" ;;
     *) not_ok "scc_bench's calls reached coll/scc: $served" ;;
     esac
+    # the collectives named only (not in the default list above): gatherv, scatterv x 2 sizes
+    # x 2 roots, 5 others x 2 sizes, every element checked
+    log=$tmp/bench-more.log
+    bench_run "$log" 18 " -c $BL_MORE_COLLS" -c "$BL_MORE_COLLS" -s 4,64K -i 5 -w 1 -r 0,1 -C
+    served=" $(bl_scc_served "$log")"
+    missing=""
+    for c in ${BL_MORE_COLLS//,/ }; do
+        # served by one of coll/scc's algorithms, never by its fallback
+        case "$served" in *" $c:fallback="*) missing="$missing $c(fallback)" ;; esac
+        case "$served" in *" $c:"*) ;; *) missing="$missing $c" ;; esac
+    done
+    if [ -z "$missing" ]; then
+        ok "scc_bench's named-only calls reached coll/scc:$served"
+    else
+        not_ok "scc_bench's named-only calls reached coll/scc: not$missing; served:$served"
+    fi
     if "$here/compare.sh" -b "$SCC_BUILDDIR" -o "$tmp/cmp" -n 2 -c "scc tuned" -C bcast,barrier \
         -s 4,1K -i 20 -r 1 > "$tmp/cmp.out" 2>&1 &&
         grep -q "^np 2  scc: selected on 2/2" "$tmp/cmp/selection.txt" &&

@@ -18,7 +18,9 @@ usage: test/bench/suite.sh [options] PATH [-- suite options]
   -o DIR     results directory (default: build/bench-results/<date>-<time>-osu or -imb)
   -n LIST    process counts (default "2 4 8")
   -c LIST    components (default "scc tuned sm han")
-  -C LIST    collectives, comma-separated (default: all ten; the suite may lack some)
+  -C LIST    collectives, comma-separated (default: the ten of scc_bench's default list; also
+             gatherv, scatterv, allgatherv, reduce_scatter, scan, exscan, alltoallw; the suite
+             may lack some)
   -m MIN:MAX message sizes in bytes, K/M/G allowed (default: the suite's own range)
   -r N       runs per (component, process count) (default 3)
   -i N       iterations per size (OSU -i N -x N/5, IMB -iter N; default: the suite's own)
@@ -75,21 +77,25 @@ imb_name() {
     allreduce) echo Allreduce ;; alltoall) echo Alltoall ;; alltoallv) echo Alltoallv ;;
     gather) echo Gather ;; scatter) echo Scatter ;; allgather) echo Allgather ;;
     reduce_scatter_block) echo Reduce_scatter_block ;;
+    gatherv) echo Gatherv ;; scatterv) echo Scatterv ;; allgatherv) echo Allgatherv ;;
+    reduce_scatter) echo Reduce_scatter ;;
     esac
 }
 
 # the programs (OSU) or benchmark names (IMB) to run, and the options of every launch
 todo=()
 for coll in ${colls//,/ }; do
-    case ",$BL_ALL_COLLS," in *",$coll,"*) ;; *) bl_die "unknown collective '$coll'" ;; esac
+    case ",$BL_ALL_COLLS,$BL_MORE_COLLS," in *",$coll,"*) ;; *) bl_die "unknown collective '$coll'" ;; esac
     if [ $kind = osu ]; then
         if [ -x "$path/osu_$coll" ]; then
             todo+=("$coll")
         else
             bl_note "no $path/osu_$coll: $coll skipped"
         fi
-    else
+    elif [ -n "$(imb_name "$coll")" ]; then
         todo+=("$coll")
+    else
+        bl_note "IMB-MPI1 has no $coll: skipped"
     fi
 done
 [ ${#todo[@]} -gt 0 ] || bl_die "nothing to run"

@@ -15,7 +15,8 @@ usage: test/bench/sweep.sh [options] PARAM VALUE1 VALUE2 ... [-- scc_bench optio
   -o DIR     results directory (default: build/bench-results/<date>-<time>-PARAM)
   -n LIST    process counts (default "2")
   -c COMP    the component whose parameter it is (default scc; tuned, sm, han, adapt)
-  -C LIST    collectives, comma-separated (default: all ten)
+  -C LIST    collectives, comma-separated (default: all ten; named only: gatherv, scatterv,
+             allgatherv, reduce_scatter, scan, exscan, alltoallw, memcpy, xcopy)
   -m MIN:MAX sizes in bytes, powers of two (default 4:4M);  -s LIST  sizes, comma-separated
   -R LIST    roots;  -r N  runs per value (default 3);  -t SEC  budget per size (default 0.2)
   -i N       exactly N timed iterations per size

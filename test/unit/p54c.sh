@@ -31,7 +31,9 @@ if [ $? -eq 0 ]; then ok "the check sees an atomic add"; else not_ok "the check 
 for f in coll_scc_xport coll_scc_xport_mpb coll_scc_mpb_lock coll_scc_flat coll_scc_exec coll_scc_run \
          coll_scc_drain; do
     # shellcheck disable=SC2086
-    if ! $SCC_P54C_COMPILE -DSCC_P54C -S -o "$out/$f.s" "$src/$f.c"; then
+    # (an implicit declaration is an error in newer compilers: here too)
+    if ! $SCC_P54C_COMPILE -DSCC_P54C -Werror=implicit-function-declaration -S \
+            -o "$out/$f.s" "$src/$f.c"; then
         not_ok "$f.c compiles with -DSCC_P54C"
         continue
     fi

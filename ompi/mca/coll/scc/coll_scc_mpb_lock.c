@@ -3,6 +3,7 @@
 #include "coll_scc_component.h"
 #include "coll_scc_mpb.h"
 #include "coll_scc_probe.h"
+#include "coll_scc_topo.h"
 
 #include <errno.h>
 #include <fcntl.h>

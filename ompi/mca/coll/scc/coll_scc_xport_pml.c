@@ -20,6 +20,22 @@
  * measured latency of a message doubled, where a shape of its own added 15-40 %). */
 #define SCC_PML_SHAPE_INLINE 248
 
+/* *buf (of *cap bytes) holds len bytes, grown if it must be; false when it cannot be. */
+static bool scc_pml_room(void **buf, size_t *cap, size_t len)
+{
+    void *p;
+
+    if (len <= *cap) {
+        return true;
+    }
+    if (NULL == (p = realloc(*buf, len))) {
+        return false;
+    }
+    *buf = p;
+    *cap = len;
+    return true;
+}
+
 /* A buffer of len bytes a message can go from until the call ends (reused call to call). */
 static char *scc_pml_copy(scc_xport_t *x, size_t len)
 {
@@ -36,13 +52,8 @@ static char *scc_pml_copy(scc_xport_t *x, size_t len)
         x->copies_cap = cap;
     }
     c = &x->copies[x->ncopies];
-    if (len > c->cap) {
-        void *p = realloc(c->buf, len);
-        if (NULL == p) {
-            return NULL;
-        }
-        c->buf = p;
-        c->cap = len;
+    if (!scc_pml_room(&c->buf, &c->cap, len)) {
+        return NULL;
     }
     x->ncopies++;
     return c->buf;
@@ -331,13 +342,7 @@ int scc_pml_recv(scc_xport_t *x, int peer, void *buf, size_t len)
         /* my call failed: the message is only taken, into the bounce buffer (a receive
            that truncates a large message is not safe with every btl: single-copy gets
            read it whole) */
-        if (len > x->bounce_bytes) {
-            void *p = realloc(x->bounce, len);
-            if (NULL != p) {
-                x->bounce = p;
-                x->bounce_bytes = len;
-            }
-        }
+        (void) scc_pml_room(&x->bounce, &x->bounce_bytes, len);
         rc = MCA_PML_CALL(irecv(x->bounce, len <= x->bounce_bytes ? len : 0, MPI_BYTE, peer,
                                 x->pml_tag, x->comm, &req));
         if (OMPI_SUCCESS == rc) {
@@ -370,13 +375,8 @@ int scc_pml_recv_reduce(scc_xport_t *x, int peer, void *target, const void *inpu
         return scc_pml_recv(x, peer, NULL, len);
     }
     /* blocks are at most a slot, which attach reserved: this is a safety net */
-    if (len > x->bounce_bytes) {
-        void *p = realloc(x->bounce, len);
-        if (NULL == p) {
-            return MPI_ERR_NO_MEM;
-        }
-        x->bounce = p;
-        x->bounce_bytes = len;
+    if (!scc_pml_room(&x->bounce, &x->bounce_bytes, len)) {
+        return MPI_ERR_NO_MEM;
     }
     rc = scc_pml_recv(x, peer, x->bounce, len);
     if (OMPI_SUCCESS == rc && count > 0) {
@@ -403,13 +403,8 @@ int scc_pml_post(scc_xport_t *x, int peer, void *buf, size_t len)
     }
     a = &x->ahead[slot];
     if (NULL == buf) {
-        if (len > a->cap) {
-            void *p = realloc(a->buf, len);
-            if (NULL == p) {
-                return -1;
-            }
-            a->buf = p;
-            a->cap = len;
+        if (!scc_pml_room(&a->buf, &a->cap, len)) {
+            return -1;
         }
         buf = a->buf;
     }

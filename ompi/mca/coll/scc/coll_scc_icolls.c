@@ -19,41 +19,51 @@ typedef struct ompi_datatype_t scc_dt_t;
                              ompi_request_t **request, mca_coll_base_module_t *module) \
     {                                                                            \
         mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;             \
-        scc_task_args_t a = { 0 };                                               \
+        mca_coll_scc_task_t *t;                                                  \
+        scc_task_args_t *a;                                                      \
         if (!mca_coll_scc_task_takes(m, false)) {                                \
             return m->prev_i##name.fn(SCC_UNPAREN ARGS, comm, request,           \
                                       m->prev_i##name.module);                   \
         }                                                                        \
+        if (NULL == (t = mca_coll_scc_task_new())) {                             \
+            return OMPI_ERR_OUT_OF_RESOURCE;                                     \
+        }                                                                        \
+        a = &t->a;                                                               \
         FILL                                                                     \
-        return mca_coll_scc_task_post(m, comm, scc_run_##name, &a, SCC_FORM_I, request); \
+        return mca_coll_scc_task_post(m, comm, t, scc_run_##name, SCC_FORM_I, request); \
     }                                                                            \
     int mca_coll_scc_##name##_init(SCC_UNPAREN PARAMS, struct ompi_communicator_t *comm, \
                                    struct ompi_info_t *info, ompi_request_t **request, \
                                    mca_coll_base_module_t *module)               \
     {                                                                            \
         mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;             \
-        scc_task_args_t a = { 0 };                                               \
+        mca_coll_scc_task_t *t;                                                  \
+        scc_task_args_t *a;                                                      \
         if (!mca_coll_scc_task_takes(m, true)) {                                 \
             return m->prev_##name##_init.fn(SCC_UNPAREN ARGS, comm, info, request, \
                                             m->prev_##name##_init.module);       \
         }                                                                        \
+        if (NULL == (t = mca_coll_scc_task_new())) {                             \
+            return OMPI_ERR_OUT_OF_RESOURCE;                                     \
+        }                                                                        \
+        a = &t->a;                                                               \
         FILL                                                                     \
-        return mca_coll_scc_task_post(m, comm, scc_run_##name, &a, SCC_FORM_INIT, request); \
+        return mca_coll_scc_task_post(m, comm, t, scc_run_##name, SCC_FORM_INIT, request); \
     }
 
 SCC_FORMS_OF(bcast,
              (void *buff, int count, scc_dt_t *dtype, int root),
              (buff, count, dtype, root),
              (a->rbuf, a->scount, a->sdt, a->root),
-             a.rbuf = buff; a.scount = count; a.sdt = dtype; a.root = root;)
+             a->rbuf = buff; a->scount = count; a->sdt = dtype; a->root = root;)
 
 SCC_FORMS_OF(reduce,
              (const void *sbuf, void *rbuf, int count, scc_dt_t *dtype, struct ompi_op_t *op,
               int root),
              (sbuf, rbuf, count, dtype, op, root),
              (a->sbuf, a->rbuf, a->scount, a->sdt, a->op, a->root),
-             a.sbuf = sbuf; a.rbuf = rbuf; a.scount = count; a.sdt = dtype; a.op = op;
-             a.root = root;)
+             a->sbuf = sbuf; a->rbuf = rbuf; a->scount = count; a->sdt = dtype; a->op = op;
+             a->root = root;)
 
 /* The reductions without a root: allreduce, scan, exscan, reduce_scatter_block (its count
  * is each rank's block) */
@@ -63,8 +73,8 @@ SCC_FORMS_OF(reduce,
                   struct ompi_op_t *op),                                         \
                  (sbuf, rbuf, count, dtype, op),                                 \
                  (a->sbuf, a->rbuf, a->scount, a->sdt, a->op),                   \
-                 a.sbuf = sbuf; a.rbuf = rbuf; a.scount = count; a.sdt = dtype;  \
-                 a.op = op;)
+                 a->sbuf = sbuf; a->rbuf = rbuf; a->scount = count; a->sdt = dtype;  \
+                 a->op = op;)
 SCC_FORMS_REDUCTION(allreduce)
 SCC_FORMS_REDUCTION(scan)
 SCC_FORMS_REDUCTION(exscan)
@@ -75,7 +85,7 @@ SCC_FORMS_OF(reduce_scatter,
               struct ompi_op_t *op),
              (sbuf, rbuf, rcounts, dtype, op),
              (a->sbuf, a->rbuf, a->rcounts, a->sdt, a->op),
-             a.sbuf = sbuf; a.rbuf = rbuf; a.rcounts = rcounts; a.sdt = dtype; a.op = op;)
+             a->sbuf = sbuf; a->rbuf = rbuf; a->rcounts = rcounts; a->sdt = dtype; a->op = op;)
 
 /* Blocks of one size from every rank to every rank (alltoall, allgather) */
 #define SCC_FORMS_BLOCKS(name)                                                   \
@@ -84,8 +94,8 @@ SCC_FORMS_OF(reduce_scatter,
                   scc_dt_t *rdtype),                                             \
                  (sbuf, scount, sdtype, rbuf, rcount, rdtype),                   \
                  (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt),       \
-                 a.sbuf = sbuf; a.scount = scount; a.sdt = sdtype; a.rbuf = rbuf; \
-                 a.rcount = rcount; a.rdt = rdtype;)
+                 a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf; \
+                 a->rcount = rcount; a->rdt = rdtype;)
 SCC_FORMS_BLOCKS(alltoall)
 SCC_FORMS_BLOCKS(allgather)
 
@@ -96,8 +106,8 @@ SCC_FORMS_BLOCKS(allgather)
                   scc_dt_t *rdtype, int root),                                   \
                  (sbuf, scount, sdtype, rbuf, rcount, rdtype, root),             \
                  (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->root), \
-                 a.sbuf = sbuf; a.scount = scount; a.sdt = sdtype; a.rbuf = rbuf; \
-                 a.rcount = rcount; a.rdt = rdtype; a.root = root;)
+                 a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf; \
+                 a->rcount = rcount; a->rdt = rdtype; a->root = root;)
 SCC_FORMS_ROOTED(gather)
 SCC_FORMS_ROOTED(scatter)
 
@@ -106,32 +116,32 @@ SCC_FORMS_OF(gatherv,
               const int *displs, scc_dt_t *rdtype, int root),
              (sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype, root),
              (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls, a->rdt, a->root),
-             a.sbuf = sbuf; a.scount = scount; a.sdt = sdtype; a.rbuf = rbuf;
-             a.rcounts = rcounts; a.rdispls = displs; a.rdt = rdtype; a.root = root;)
+             a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf;
+             a->rcounts = rcounts; a->rdispls = displs; a->rdt = rdtype; a->root = root;)
 
 SCC_FORMS_OF(scatterv,
              (const void *sbuf, const int *scounts, const int *displs, scc_dt_t *sdtype,
               void *rbuf, int rcount, scc_dt_t *rdtype, int root),
              (sbuf, scounts, displs, sdtype, rbuf, rcount, rdtype, root),
              (a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf, a->rcount, a->rdt, a->root),
-             a.sbuf = sbuf; a.scounts = scounts; a.sdispls = displs; a.sdt = sdtype;
-             a.rbuf = rbuf; a.rcount = rcount; a.rdt = rdtype; a.root = root;)
+             a->sbuf = sbuf; a->scounts = scounts; a->sdispls = displs; a->sdt = sdtype;
+             a->rbuf = rbuf; a->rcount = rcount; a->rdt = rdtype; a->root = root;)
 
 SCC_FORMS_OF(allgatherv,
              (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, const int *rcounts,
               const int *displs, scc_dt_t *rdtype),
              (sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype),
              (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls, a->rdt),
-             a.sbuf = sbuf; a.scount = scount; a.sdt = sdtype; a.rbuf = rbuf;
-             a.rcounts = rcounts; a.rdispls = displs; a.rdt = rdtype;)
+             a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf;
+             a->rcounts = rcounts; a->rdispls = displs; a->rdt = rdtype;)
 
 SCC_FORMS_OF(alltoallv,
              (const void *sbuf, const int *scounts, const int *sdispls, scc_dt_t *sdtype,
               void *rbuf, const int *rcounts, const int *rdispls, scc_dt_t *rdtype),
              (sbuf, scounts, sdispls, sdtype, rbuf, rcounts, rdispls, rdtype),
              (a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf, a->rcounts, a->rdispls, a->rdt),
-             a.sbuf = sbuf; a.scounts = scounts; a.sdispls = sdispls; a.sdt = sdtype;
-             a.rbuf = rbuf; a.rcounts = rcounts; a.rdispls = rdispls; a.rdt = rdtype;)
+             a->sbuf = sbuf; a->scounts = scounts; a->sdispls = sdispls; a->sdt = sdtype;
+             a->rbuf = rbuf; a->rcounts = rcounts; a->rdispls = rdispls; a->rdt = rdtype;)
 
 SCC_FORMS_OF(alltoallw,
              (const void *sbuf, const int *scounts, const int *sdispls,
@@ -140,8 +150,8 @@ SCC_FORMS_OF(alltoallw,
              (sbuf, scounts, sdispls, sdtypes, rbuf, rcounts, rdispls, rdtypes),
              (a->sbuf, a->scounts, a->sdispls, a->sdts, a->rbuf, a->rcounts, a->rdispls,
               a->rdts),
-             a.sbuf = sbuf; a.scounts = scounts; a.sdispls = sdispls; a.sdts = sdtypes;
-             a.rbuf = rbuf; a.rcounts = rcounts; a.rdispls = rdispls; a.rdts = rdtypes;)
+             a->sbuf = sbuf; a->scounts = scounts; a->sdispls = sdispls; a->sdts = sdtypes;
+             a->rbuf = rbuf; a->rcounts = rcounts; a->rdispls = rdispls; a->rdts = rdtypes;)
 
 /* barrier: no arguments before the communicator */
 static int scc_run_barrier(mca_coll_scc_task_t *t)
@@ -153,22 +163,28 @@ int mca_coll_scc_ibarrier(struct ompi_communicator_t *comm, ompi_request_t **req
                           mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
-    scc_task_args_t a = { 0 };
+    mca_coll_scc_task_t *t;
 
     if (!mca_coll_scc_task_takes(m, false)) {
         return m->prev_ibarrier.fn(comm, request, m->prev_ibarrier.module);
     }
-    return mca_coll_scc_task_post(m, comm, scc_run_barrier, &a, SCC_FORM_I, request);
+    if (NULL == (t = mca_coll_scc_task_new())) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    return mca_coll_scc_task_post(m, comm, t, scc_run_barrier, SCC_FORM_I, request);
 }
 
 int mca_coll_scc_barrier_init(struct ompi_communicator_t *comm, struct ompi_info_t *info,
                               ompi_request_t **request, mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
-    scc_task_args_t a = { 0 };
+    mca_coll_scc_task_t *t;
 
     if (!mca_coll_scc_task_takes(m, true)) {
         return m->prev_barrier_init.fn(comm, info, request, m->prev_barrier_init.module);
     }
-    return mca_coll_scc_task_post(m, comm, scc_run_barrier, &a, SCC_FORM_INIT, request);
+    if (NULL == (t = mca_coll_scc_task_new())) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    return mca_coll_scc_task_post(m, comm, t, scc_run_barrier, SCC_FORM_INIT, request);
 }

@@ -52,7 +52,7 @@ static void scc_task_construct(mca_coll_scc_task_t *t)
     t->m = NULL;
     t->comm = NULL;
     t->next = NULL;
-    t->queued = t->freed = false;
+    t->queued = t->freed = t->retained = false;
 }
 
 static void scc_task_destruct(mca_coll_scc_task_t *t)
@@ -68,7 +68,10 @@ OBJ_CLASS_INSTANCE(mca_coll_scc_task_t, ompi_coll_base_nbc_request_t, scc_task_c
 /* Gives a task back: its request is finished, the task and its stack go to the cache. */
 static void scc_task_release(mca_coll_scc_task_t *t)
 {
-    OBJ_RELEASE(t->comm);
+    if (t->retained) {
+        t->retained = false;
+        OBJ_RELEASE(t->comm);
+    }
     OMPI_REQUEST_FINI(&t->super.super);
     scc_lock();
     if (scc_ncache < SCC_TASK_CACHE) {
@@ -104,21 +107,33 @@ static inline uint64_t scc_ticks(void)
 #define SCC_TASK_HOT 3000
 #define SCC_TASK_START_SPIN 8
 
-/* Runs t until it waits or ends (the lock held). */
+/* Polls of a task its caller waits for between two progress turns: a blocking call's
+ * wait progresses Open MPI once per 16 polls (scc_pause); so does the task, so that
+ * MPI_Wait sees the peer as soon as the blocking call would.  Oversubscribed: one poll, the
+ * core goes to the peer at once. */
+#define SCC_TASK_HOT_SPIN 16
+
+/* Runs t until it waits or ends (the lock held).  The clock is read only when it is resumed
+ * again (reading it costs tens of nanoseconds on some machines): a call that ends at once
+ * never reads it. */
 static void scc_task_resume(mca_coll_scc_task_t *t)
 {
     mca_coll_scc_module_t *m = t->m;
     scc_xport_t *x = m->xp;
-    uint64_t now = scc_ticks();
-    bool hot = 0 != now && now - t->last < SCC_TASK_HOT, first = 0 == t->last;
+    bool first = 0 == t->last, hot = false;
 
-    t->last = now;
+    if (!first) {
+        uint64_t now = scc_ticks();
+        hot = now - t->last < SCC_TASK_HOT;
+        t->last = now;
+    }
     m->cur_fiber = &t->fiber;
     m->form = t->form;
     if (NULL != x) {
         x->fiber = &t->fiber;
         /* (at its start a few polls: a peer that is there answers within them) */
-        x->fiber_spin = hot ? x->spin : (first ? SCC_TASK_START_SPIN : 0);
+        x->fiber_spin = hot ? (x->yield ? x->spin : SCC_TASK_HOT_SPIN)
+                            : (first ? SCC_TASK_START_SPIN : 0);
     }
     scc_fiber_resume(&t->fiber);
     x = m->xp;      /* (the task may have set the communicator up) */
@@ -127,6 +142,9 @@ static void scc_task_resume(mca_coll_scc_task_t *t)
     }
     m->form = SCC_FORM_B;
     m->cur_fiber = NULL;
+    if (first && !t->fiber.done) {
+        t->last = scc_ticks() | 1;      /* (never 0: 0 is "not resumed yet") */
+    }
 }
 
 /* Advances m's queue: its head runs until it waits; each task that ends goes onto *done and
@@ -206,11 +224,15 @@ static int scc_task_progress(void)
     return scc_task_finish(done);
 }
 
-/* Queues t on its communicator; the first of the queue starts at once. */
-static void scc_task_enqueue(mca_coll_scc_task_t *t)
+/* Queues t on its communicator; the first of the queue starts at once.  A nonblocking
+ * task (eager) that ends there is not completed: it goes back to the cache and true is
+ * returned with its code in *rc (its caller returns the empty request); else the task
+ * keeps its communicator until its end. */
+static bool scc_task_enqueue(mca_coll_scc_task_t *t, bool eager, int *rc)
 {
     mca_coll_scc_module_t *m = t->m;
     mca_coll_scc_task_t *done = NULL;
+    bool ended = false;
 
     t->queued = true;
     t->last = 0;
@@ -235,8 +257,29 @@ static void scc_task_enqueue(mca_coll_scc_task_t *t)
         scc_task_advance(m, &done);
         scc_task_prune();
     }
+    if (eager && done == t) {
+        /* (t was the queue's last: it ended alone; nobody else has seen it) */
+        done = NULL;
+        ended = true;
+        *rc = t->rc;
+        t->queued = false;
+        if (scc_ncache < SCC_TASK_CACHE) {
+            OMPI_REQUEST_FINI(&t->super.super);
+            scc_cache[scc_ncache++] = t;
+            t = NULL;
+        }
+    } else if (!t->retained) {
+        /* (under the lock: no other thread can end it before the reference is taken) */
+        t->retained = true;
+        OBJ_RETAIN(t->comm);
+    }
     scc_unlock();
+    if (ended && NULL != t) {
+        OMPI_REQUEST_FINI(&t->super.super);
+        OBJ_RELEASE(t);
+    }
     (void) scc_task_finish(done);
+    return ended;
 }
 
 bool mca_coll_scc_task_takes(mca_coll_scc_module_t *m, bool persistent)
@@ -312,13 +355,13 @@ static int scc_task_start(size_t count, ompi_request_t **reqs)
         t->super.super.req_state = OMPI_REQUEST_ACTIVE;
         t->super.super.req_complete = REQUEST_PENDING;
         t->super.super.req_status.MPI_ERROR = OMPI_SUCCESS;
-        scc_task_enqueue(t);
+        (void) scc_task_enqueue(t, false, NULL);
     }
     return OMPI_SUCCESS;
 }
 
 /* A task from the cache, or a new one with its stack. */
-static mca_coll_scc_task_t *scc_task_get(void)
+mca_coll_scc_task_t *mca_coll_scc_task_new(void)
 {
     mca_coll_scc_task_t *t = NULL;
 
@@ -333,6 +376,9 @@ static mca_coll_scc_task_t *scc_task_get(void)
     if (NULL != t) {
         return t;
     }
+    if (!scc_registered) {
+        return NULL;    /* (no progress: a task would never end) */
+    }
     t = OBJ_NEW(mca_coll_scc_task_t);
     if (NULL != t && 0 != scc_fiber_init(&t->fiber, (size_t) mca_coll_scc_task_stack)) {
         OBJ_RELEASE(t);
@@ -342,18 +388,11 @@ static mca_coll_scc_task_t *scc_task_get(void)
 }
 
 int mca_coll_scc_task_post(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
-                           scc_task_run_fn_t run, const scc_task_args_t *a, int form,
+                           mca_coll_scc_task_t *t, scc_task_run_fn_t run, int form,
                            ompi_request_t **request)
 {
     bool persistent = SCC_FORM_INIT == form;
-    mca_coll_scc_task_t *t = scc_task_get();
-
-    if (NULL == t || !scc_registered) {
-        if (NULL != t) {
-            OBJ_RELEASE(t);
-        }
-        return OMPI_ERR_OUT_OF_RESOURCE;
-    }
+    int rc = OMPI_SUCCESS;
     OMPI_REQUEST_INIT(&t->super.super, persistent);
     t->super.super.req_type = OMPI_REQUEST_COLL;
     t->super.super.req_mpi_object.comm = comm;
@@ -367,18 +406,25 @@ int mca_coll_scc_task_post(mca_coll_scc_module_t *m, struct ompi_communicator_t 
     t->m = m;
     t->comm = comm;
     t->run = run;
-    t->a = *a;
     t->form = form;
     t->freed = false;
     /* (a task from the cache: what the MPI layer retained through it was let go) */
     memset(&t->super.cb, 0, sizeof(t->super.cb));
     t->super.req_complete_cb_data = NULL;
     memset(&t->super.data, 0, sizeof(t->super.data));
-    OBJ_RETAIN(comm);
+    if (persistent) {
+        t->retained = true;
+        OBJ_RETAIN(comm);
+        *request = &t->super.super;
+        return OMPI_SUCCESS;
+    }
+    t->super.super.req_state = OMPI_REQUEST_ACTIVE;
     *request = &t->super.super;
-    if (!persistent) {
-        t->super.super.req_state = OMPI_REQUEST_ACTIVE;
-        scc_task_enqueue(t);
+    if (scc_task_enqueue(t, true, &rc)) {
+        /* ended before its return (its peers were there): no request to wait for, as
+           the MPI layer and libnbc answer a call with nothing to do */
+        *request = &ompi_request_empty;
+        return rc;
     }
     return OMPI_SUCCESS;
 }

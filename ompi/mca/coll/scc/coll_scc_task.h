@@ -52,15 +52,21 @@ typedef struct mca_coll_scc_task {
     uint64_t last;                  /* when it was last resumed (cycles; 0: unknown) */
     bool queued;                    /* started and not ended */
     bool freed;                     /* freed by the user while queued: release at its end */
+    bool retained;                  /* holds a reference on comm (a task that outlives its call) */
     struct mca_coll_scc_task *next; /* its communicator's queue */
 } mca_coll_scc_task_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_scc_task_t);
 
-/* Starts (SCC_FORM_I) or makes inactive (SCC_FORM_INIT) a task running run on a for the
- * module's communicator; its request in *request. */
+/* A task to fill (its arguments a) and post; NULL: out of memory. */
+mca_coll_scc_task_t *mca_coll_scc_task_new(void);
+
+/* Starts (SCC_FORM_I) or makes inactive (SCC_FORM_INIT) the task t (from
+ * mca_coll_scc_task_new, its arguments filled) running run for the module's communicator;
+ * its request in *request -- a nonblocking call that ended at once answers the empty
+ * request, and its error code. */
 int mca_coll_scc_task_post(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
-                           scc_task_run_fn_t run, const scc_task_args_t *a, int form,
+                           mca_coll_scc_task_t *t, scc_task_run_fn_t run, int form,
                            ompi_request_t **request);
 
 /* True when a nonblocking (persistent: its init) call becomes a task; false: it goes to the

@@ -179,7 +179,7 @@ static inline bool mca_coll_scc_ready(mca_coll_scc_module_t *m, struct ompi_comm
  * between collectives), else the communicator's table. */
 static inline scc_alg_t mca_coll_scc_pick(mca_coll_scc_module_t *m, scc_coll_t c, size_t bytes)
 {
-    int f = mca_coll_scc_component.force[c];
+    int f = mca_coll_scc_config.force[c];
     m->cur_coll = c;
 #if defined(SCC_TRACE) && SCC_TRACE
     m->cur_bytes = bytes;

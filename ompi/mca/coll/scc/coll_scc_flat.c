@@ -280,7 +280,7 @@ int mca_coll_scc_allreduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char
     ompi_datatype_type_size(dtype, &dtsize);
     scc_xport_begin(x);
     if (!scc_single_copy_reduce(x, count * dtsize)) {
-        int rmin = mca_coll_scc_component.rsag_min;
+        int rmin = mca_coll_scc_config.rsag_min;
         if (rmin > 0 && count * dtsize >= (size_t) rmin
             && mca_coll_scc_rsag_fits(x, count, dtsize)) {
             rc = mca_coll_scc_allreduce_rsag(m, sbuf, rbuf, count, dtype, op);

@@ -65,7 +65,7 @@ static void scc_report_calls(mca_coll_scc_module_t *m)
     char line[4096];
     size_t len = 0;
 
-    if (mca_coll_scc_component.verbose < 2 || m->rank < 0) {
+    if (mca_coll_scc_config.verbose < 2 || m->rank < 0) {
         return;
     }
     line[0] = '\0';
@@ -229,7 +229,7 @@ mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm
         why = "single process";
     } else if (!mca_coll_scc_record_agree(comm, differs, sizeof(differs))) {
         why = differs;
-    } else if (mca_coll_scc_component.priority < 0) {
+    } else if (mca_coll_scc_config.priority < 0) {
         why = "negative priority";
     }
     if (NULL != why) {
@@ -242,7 +242,7 @@ mca_coll_base_module_t *mca_coll_scc_comm_query(struct ompi_communicator_t *comm
     if (NULL == m) {
         return NULL;
     }
-    *priority = mca_coll_scc_component.priority;
+    *priority = mca_coll_scc_config.priority;
     m->super.coll_module_enable = scc_module_enable;
     m->super.coll_module_disable = scc_module_disable;
 #define SCC_SET_FN(name, id)                                                     \
@@ -265,7 +265,7 @@ static void scc_setup_trees(mca_coll_scc_module_t *m)
     scc_select_params_t p;
     scc_select_topo_t st;
 
-    m->nlevels = scc_param_fanout(mca_coll_scc_component.tree_fanout, m->fanout,
+    m->nlevels = scc_param_fanout(mca_coll_scc_config.tree_fanout, m->fanout,
                                   (int) (sizeof(m->fanout) / sizeof(m->fanout[0])),
                                   SCC_TREE_MAX_CHILDREN, NULL, 0);
     if (0 == m->nlevels) {
@@ -374,7 +374,7 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
     }
     /* topology and table, verbose 1, and the shapes its trees and dissemination run with */
     mca_coll_scc_topo_report(&m->members, &m->select, m->xp->desc);
-    if (mca_coll_scc_component.verbose >= 1 && 0 == m->rank) {
+    if (mca_coll_scc_config.verbose >= 1 && 0 == m->rank) {
         char line[64] = "";
         for (int l = 0; l < m->nlevels; ++l) {
             size_t used = strlen(line);
@@ -389,7 +389,7 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
 
 bool mca_coll_scc_setup_lazy(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
 {
-    if (m->lazy_calls < (uint64_t) mca_coll_scc_component.setup_calls) {
+    if (m->lazy_calls < (uint64_t) mca_coll_scc_config.setup_calls) {
         m->lazy_calls++;
         return false;
     }
@@ -397,7 +397,7 @@ bool mca_coll_scc_setup_lazy(mca_coll_scc_module_t *m, struct ompi_communicator_
         snprintf(m->name, sizeof(m->name), "%s", SCC_COMM_NAME(comm));
         SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d: set up at call %llu "
                     "(coll_scc_setup_calls %d)", m->cid, m->name, m->rank, m->size,
-                    (unsigned long long) m->lazy_calls + 1, mca_coll_scc_component.setup_calls);
+                    (unsigned long long) m->lazy_calls + 1, mca_coll_scc_config.setup_calls);
     }
     if (!mca_coll_scc_setup(m, comm)) {
         return false;

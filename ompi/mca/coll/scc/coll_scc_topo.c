@@ -45,7 +45,7 @@ void mca_coll_scc_topo_reg_string(const char *name, const char *desc, int level,
                                   const char *dflt)
 {
     *storage = (char *) dflt;
-    (void) mca_base_component_var_register(&mca_coll_scc_component.super.collm_version, name,
+    (void) mca_base_component_var_register(mca_coll_scc_config.version, name,
                                            desc, MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, level,
                                            MCA_BASE_VAR_SCOPE_READONLY, storage);
 }
@@ -59,7 +59,7 @@ void mca_coll_scc_topo_reg_enum(const char *name, const char *desc,
     snprintf(ename, sizeof(ename), "coll_scc_%s", name);
     (void) mca_base_var_enum_create(ename, v, &e);
     *storage = dflt;
-    (void) mca_base_component_var_register(&mca_coll_scc_component.super.collm_version, name,
+    (void) mca_base_component_var_register(mca_coll_scc_config.version, name,
                                            desc, MCA_BASE_VAR_TYPE_INT, e, 0, 0, OPAL_INFO_LVL_4,
                                            MCA_BASE_VAR_SCOPE_READONLY, storage);
     if (NULL != e) {
@@ -485,14 +485,14 @@ void mca_coll_scc_topo_report(const scc_members_t *mb, const scc_select_table_t 
     const scc_topo_t *t = mb->topo;
     char line[512];
 
-    if (mca_coll_scc_component.verbose >= 3 && t->mesh.n > mb->rank && mb->rank >= 0) {
+    if (mca_coll_scc_config.verbose >= 3 && t->mesh.n > mb->rank && mb->rank >= 0) {
         const int r = mb->rank;
         SCC_VERBOSE(3, "coll:scc: comm %u (%s) rank %d at (%d,%d,%d) tile %d grid (%d,%d); %s; "
                     "SCC: %s", mb->cid, mb->name, r, t->mesh.x[r], t->mesh.y[r], t->mesh.z[r],
                     t->mesh.tile_of[r], t->mesh.grid_row[r], t->mesh.grid_col[r], my_bind_note,
                     my_probe_how);
     }
-    if (mca_coll_scc_component.verbose < 1 || 0 != mb->rank) {
+    if (mca_coll_scc_config.verbose < 1 || 0 != mb->rank) {
         return;
     }
     mca_coll_scc_topo_describe(t, line, sizeof(line));

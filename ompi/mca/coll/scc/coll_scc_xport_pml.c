@@ -479,8 +479,8 @@ static int scc_pml_attach(scc_xport_t *x, const scc_members_t *mb)
     x->desc = "pml (point-to-point)";
     x->comm = comm;
     /* blocks are cut as for shared memory; no slots, no single copy */
-    x->slot_size = mca_coll_scc_component.shm_slot_size > SCC_LINE
-                       ? (size_t) mca_coll_scc_component.shm_slot_size : SCC_LINE;
+    x->slot_size = mca_coll_scc_config.shm_slot_size > SCC_LINE
+                       ? (size_t) mca_coll_scc_config.shm_slot_size : SCC_LINE;
     x->nslots = SCC_SCHED_TAG_WINDOW;
     x->pipe = x->slot_size;
     x->yield = SCC_YIELD_WHEN_IDLE();

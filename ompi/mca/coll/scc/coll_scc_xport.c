@@ -303,6 +303,26 @@ void scc_reduce3(struct ompi_op_t *op, const void *src1, const void *src2, void 
     SCC_TRACE_ADD(t0, SCC_PH_COMBINE, count * sz);
 }
 
+/* The n contributions combined in one fixed order (coll_scc_xport.h). */
+void scc_combine(struct ompi_op_t *op, const char **p, int n, char *acc, size_t count,
+                 struct ompi_datatype_t *dtype)
+{
+    size_t sz;
+
+    ompi_datatype_type_size(dtype, &sz);
+    if (1 == n) {
+        if (acc != p[0]) {
+            SCC_TRACED(SCC_PH_COPY, count * sz, memcpy(acc, p[0], count * sz));
+        }
+        return;
+    }
+    scc_reduce3(op, p[n - 2], p[n - 1], acc, count, dtype);
+    for (int i = n - 3; i >= 0; --i) {
+        SCC_TRACED(SCC_PH_COMBINE, count * sz,
+                   ompi_op_reduce(op, (void *) p[i], acc, count, dtype));
+    }
+}
+
 int scc_slot_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
                          const void *input, size_t count, struct ompi_datatype_t *dtype,
                          struct ompi_op_t *op)

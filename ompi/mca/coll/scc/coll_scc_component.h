@@ -5,6 +5,7 @@
 
 #include "coll_scc_compat.h"
 
+#include "opal/mca/base/mca_base_var_enum.h"
 #include "opal/util/output.h"
 
 #include "coll_scc_select.h"
@@ -85,6 +86,11 @@ int mca_coll_scc_register_params(void);
 /* Registers the int parameter coll_scc_<name> (READONLY, at OPAL_INFO_LVL level) with default
  * dflt */
 void mca_coll_scc_reg_int(const char *name, const char *desc, int level, int *storage, int dflt);
+/* The same for a string parameter, and for an enum one (values v) at OPAL_INFO_LVL_4 */
+void mca_coll_scc_reg_string(const char *name, const char *desc, int level, char **storage,
+                             const char *dflt);
+void mca_coll_scc_reg_enum(const char *name, const char *desc, const mca_base_var_enum_value_t *v,
+                           int *storage, int dflt);
 
 END_C_DECLS
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "opal/mca/base/mca_base_var.h"
+#include "opal/mca/base/mca_base_var_enum.h"
 #include "opal/util/show_help.h"
 
 mca_coll_scc_config_t mca_coll_scc_config = {
@@ -75,4 +76,32 @@ void mca_coll_scc_reg_int(const char *name, const char *desc, int level, int *st
                                            desc, MCA_BASE_VAR_TYPE_INT, NULL, 0, 0,
                                            (mca_base_var_info_lvl_t) level,
                                            MCA_BASE_VAR_SCOPE_READONLY, storage);
+}
+
+/* A string parameter of the component, READONLY, set to dflt before Open MPI reads it. */
+void mca_coll_scc_reg_string(const char *name, const char *desc, int level, char **storage,
+                             const char *dflt)
+{
+    *storage = (char *) dflt;
+    (void) mca_base_component_var_register(mca_coll_scc_config.version, name,
+                                           desc, MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, level,
+                                           MCA_BASE_VAR_SCOPE_READONLY, storage);
+}
+
+/* An enum parameter of the component (values v), READONLY at level 4, set to dflt. */
+void mca_coll_scc_reg_enum(const char *name, const char *desc, const mca_base_var_enum_value_t *v,
+                           int *storage, int dflt)
+{
+    mca_base_var_enum_t *e = NULL;
+    char ename[64];
+
+    snprintf(ename, sizeof(ename), "coll_scc_%s", name);
+    (void) mca_base_var_enum_create(ename, v, &e);
+    *storage = dflt;
+    (void) mca_base_component_var_register(mca_coll_scc_config.version, name,
+                                           desc, MCA_BASE_VAR_TYPE_INT, e, 0, 0, OPAL_INFO_LVL_4,
+                                           MCA_BASE_VAR_SCOPE_READONLY, storage);
+    if (NULL != e) {
+        OBJ_RELEASE(e);
+    }
 }

@@ -41,58 +41,32 @@ static const mca_base_var_enum_value_t exchange_values[] = {
 };
 
 
-void mca_coll_scc_topo_reg_string(const char *name, const char *desc, int level, char **storage,
-                                  const char *dflt)
-{
-    *storage = (char *) dflt;
-    (void) mca_base_component_var_register(mca_coll_scc_config.version, name,
-                                           desc, MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, level,
-                                           MCA_BASE_VAR_SCOPE_READONLY, storage);
-}
-
-void mca_coll_scc_topo_reg_enum(const char *name, const char *desc,
-                                const mca_base_var_enum_value_t *v, int *storage, int dflt)
-{
-    mca_base_var_enum_t *e = NULL;
-    char ename[64];
-
-    snprintf(ename, sizeof(ename), "coll_scc_%s", name);
-    (void) mca_base_var_enum_create(ename, v, &e);
-    *storage = dflt;
-    (void) mca_base_component_var_register(mca_coll_scc_config.version, name,
-                                           desc, MCA_BASE_VAR_TYPE_INT, e, 0, 0, OPAL_INFO_LVL_4,
-                                           MCA_BASE_VAR_SCOPE_READONLY, storage);
-    if (NULL != e) {
-        OBJ_RELEASE(e);
-    }
-}
-
 int mca_coll_scc_topo_register_params(void)
 {
     (void) mca_coll_scc_topo_locate_register_params();
     (void) mca_coll_scc_topo_user_register_params();
-    mca_coll_scc_topo_reg_enum("domains",
+    mca_coll_scc_reg_enum("domains",
         "Without a mesh, lay bound processes out as a grid of hwloc domains (rows) by the "
         "cores of a domain (columns): auto (of package, numa and cache, the level that splits "
         "the processes into two or more domains with the fewest rows + columns, the coarser "
         "on a tie), none, or force package, numa or cache (the deepest cache that several "
         "cores share)",
         domain_values, &p_domains, SCC_TOPO_DOM_AUTO);
-    mca_coll_scc_topo_reg_string("scc_coreid",
+    mca_coll_scc_reg_string("scc_coreid",
         "The SCC core (0..47, id = 2*(x + 6*y) + z) this process runs on: probe (read it "
         "from coll_scc_scc_coreid_file or the tile id register, and say \"not an SCC\" "
         "elsewhere), none, rank (core id = MPI_COMM_WORLD rank, to emulate a chip) or a "
         "number (per process, e.g. through OMPI_MCA_coll_scc_scc_coreid)",
         OPAL_INFO_LVL_5, &p_coreid, "probe");
-    mca_coll_scc_topo_reg_string("scc_coreid_file",
+    mca_coll_scc_reg_string("scc_coreid_file",
         "A file (e.g. a /sys or /proc entry of an SCC Linux image) holding this process's "
         "SCC core id; the probe reads it before the tile id register",
         OPAL_INFO_LVL_6, &p_coreid_file, "");
-    mca_coll_scc_topo_reg_string("scc_crb_device",
+    mca_coll_scc_reg_string("scc_crb_device",
         "The device through which the probe maps the SCC tile's configuration registers to "
         "read the tile id register (empty: do not try)",
         OPAL_INFO_LVL_6, &p_crb_device, "/dev/rckncm");
-    mca_coll_scc_topo_reg_enum("topo_exchange",
+    mca_coll_scc_reg_enum("topo_exchange",
         "How the processes of a communicator learn each other's locations: auto (published "
         "at MPI_Init through the modex; one allgather over the communicator if some are "
         "missing) or allgather (always the allgather)",
@@ -216,18 +190,6 @@ static int exchange(const scc_members_t *mb, int32_t *locs, int *how)
 
 /* ---------------------------------------------------------------- placements */
 
-/* Shows a per-communicator help message once per process and topic, from the communicator's
- * rank 0. */
-bool mca_coll_scc_topo_shown_once(int comm_rank, unsigned bit)
-{
-    static unsigned shown;
-    if (0 != comm_rank || (shown & bit)) {
-        return false;
-    }
-    shown |= bit;
-    return true;
-}
-
 /* Every member on an SCC core: 1 placed, 0 not an SCC, -1 an SCC misconfigured (stay flat). */
 static int place_chip(struct ompi_communicator_t *comm, const int32_t *locs, int *pos,
                       scc_topo_t *t)
@@ -243,11 +205,10 @@ static int place_chip(struct ompi_communicator_t *comm, const int32_t *locs, int
         invalid += (SCC_PROBE_INVALID == id);
         pos[r] = id;
     }
-    if (invalid > 0 && 0 == OMPI_PROC_MY_NAME->vpid
-        && mca_coll_scc_topo_shown_once(0, SHOWN_CORE)) {
-        mca_coll_scc_show_help("scc-coreid", invalid, n, SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
-                               SCC_PROBE_INVALID == my_loc[SCC_LOC_SCC]
-                                   ? my_probe_how : "(see the processes concerned)");
+    if (invalid > 0 && 0 == OMPI_PROC_MY_NAME->vpid) {
+        mca_coll_scc_show_help_once(0, "scc-coreid", invalid, n, SCC_COMM_CID(comm),
+                                    SCC_COMM_NAME(comm), SCC_PROBE_INVALID == my_loc[SCC_LOC_SCC]
+                                        ? my_probe_how : "(see the processes concerned)");
     }
     if (invalid > 0) {
         snprintf(t->note, sizeof(t->note), "%d of %d processes with a bad SCC core id setting",
@@ -263,10 +224,8 @@ static int place_chip(struct ompi_communicator_t *comm, const int32_t *locs, int
     }
     if (SCC_MESH_OK != scc_mesh_build(&t->mesh, &chip, n, pos, &err)) {
         t->oom |= SCC_MESH_ENOMEM == err.status;
-        if (mca_coll_scc_topo_shown_once(me, SHOWN_DUP)) {
-            mca_coll_scc_show_help("scc-duplicate", SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
-                                   err.msg);
-        }
+        mca_coll_scc_show_help_once(me, "scc-duplicate", SCC_COMM_CID(comm),
+                                    SCC_COMM_NAME(comm), err.msg);
         snprintf(t->note, sizeof(t->note), "SCC core ids: %s", scc_mesh_status_name(err.status));
         return -1;
     }

@@ -6,8 +6,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "opal/mca/base/mca_base_var_enum.h"
-
 #include "coll_scc_topo.h"
 
 struct ompi_communicator_t;
@@ -22,20 +20,6 @@ static inline int loc_of(const int32_t *locs, int r, int field)
 {
     return (int) locs[(size_t) r * SCC_LOC_COUNT + field];
 }
-
-/* Registers the string or enum parameter coll_scc_<name> (READONLY); enums at OPAL_INFO_LVL_4. */
-void mca_coll_scc_topo_reg_string(const char *name, const char *desc, int level, char **storage,
-                                  const char *dflt);
-void mca_coll_scc_topo_reg_enum(const char *name, const char *desc,
-                                const mca_base_var_enum_value_t *v, int *storage, int dflt);
-
-/* Shows a per-communicator help message once per process and topic (a SHOWN_* bit), from the
- * communicator's rank 0: true when the caller is to show it. */
-bool mca_coll_scc_topo_shown_once(int comm_rank, unsigned bit);
-#define SHOWN_PLACE   0x1u
-#define SHOWN_UNBOUND 0x2u
-#define SHOWN_CORE    0x4u
-#define SHOWN_DUP     0x8u
 
 /* coll_scc_topo_user.c: the mesh the user describes.  _given: coll_scc_mesh is set; _parse
  * reads and parses it once (callers hold the topology's lock); _outcome is what parsing gave,

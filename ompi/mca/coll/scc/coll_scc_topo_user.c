@@ -36,22 +36,22 @@ static const char *key_name(int k)
 
 int mca_coll_scc_topo_user_register_params(void)
 {
-    mca_coll_scc_topo_reg_string("mesh",
+    mca_coll_scc_reg_string("mesh",
         "Describe the processes as a 2D mesh of tiles: COLUMNSxROWSxCORES_PER_TILE "
         "(e.g. 6x4x2), COLUMNSxROWS (one core per tile) or \"scc\" (6x4x2). Empty: no mesh "
         "(the SCC chip or hwloc decide). Processes are placed by coll_scc_mesh_map",
         OPAL_INFO_LVL_4, &p_mesh, "");
-    mca_coll_scc_topo_reg_string("mesh_map",
+    mca_coll_scc_reg_string("mesh_map",
         "Where each process sits on the coll_scc_mesh mesh: entries KEY:X,Y,Z (Z may be "
         "left out when there is one core per tile) separated by ';', where KEY is what "
         "coll_scc_mesh_key says. Empty: key k sits at position (y*COLUMNS+x)*CORES+z = k, "
         "the SCC's own core numbering",
         OPAL_INFO_LVL_4, &p_map, "");
-    mca_coll_scc_topo_reg_string("mesh_map_file",
+    mca_coll_scc_reg_string("mesh_map_file",
         "A file holding the coll_scc_mesh_map entries (one per line or ';'-separated, "
         "'#' comments), instead of coll_scc_mesh_map",
         OPAL_INFO_LVL_4, &p_map_file, "");
-    mca_coll_scc_topo_reg_enum("mesh_key",
+    mca_coll_scc_reg_enum("mesh_key",
         "What indexes the mesh map: rank (the MPI_COMM_WORLD rank; use it when processes are "
         "not bound, e.g. oversubscribed), core (the hwloc logical index of the core a "
         "process is bound to), or auto (core when every process is bound to a core of its "
@@ -223,10 +223,8 @@ bool mca_coll_scc_topo_user_place(struct ompi_communicator_t *comm, const int32_
     }
     t->key = (scc_topo_key_t) key;
     if (SCC_TOPO_KEY_CORE == key && unbound > 0) {
-        if (mca_coll_scc_topo_shown_once(me, SHOWN_UNBOUND)) {
-            mca_coll_scc_show_help("mesh-unbound", unbound, n, SCC_COMM_CID(comm),
-                                   SCC_COMM_NAME(comm));
-        }
+        mca_coll_scc_show_help_once(me, "mesh-unbound", unbound, n, SCC_COMM_CID(comm),
+                                    SCC_COMM_NAME(comm));
         snprintf(t->note, sizeof(t->note), "%d of %d processes not bound to a core, "
                  "coll_scc_mesh_key core", unbound, n);
         return false;
@@ -241,11 +239,9 @@ bool mca_coll_scc_topo_user_place(struct ompi_communicator_t *comm, const int32_
     if (SCC_MESH_OK != scc_mesh_map_place(&user.map, n, keys, pos, &err)
         || SCC_MESH_OK != scc_mesh_build(&t->mesh, &user.dims, n, pos, &err)) {
         t->oom |= SCC_MESH_ENOMEM == err.status;
-        if (mca_coll_scc_topo_shown_once(me, SHOWN_PLACE)) {
-            mca_coll_scc_show_help("mesh-place", n, SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
-                                   dims, key_name(key), scc_mesh_status_name(err.status),
-                                   err.msg);
-        }
+        mca_coll_scc_show_help_once(me, "mesh-place", n, SCC_COMM_CID(comm),
+                                    SCC_COMM_NAME(comm), dims, key_name(key),
+                                    scc_mesh_status_name(err.status), err.msg);
         snprintf(t->note, sizeof(t->note), "cannot place on the %s mesh: %s", dims,
                  scc_mesh_status_name(err.status));
         return false;

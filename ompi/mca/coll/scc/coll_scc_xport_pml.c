@@ -273,7 +273,9 @@ static int scc_pml_shape_take(scc_xport_t *x, int peer)
 
     while (x->shape_check) {
         if (scc_pml_shape_probe(x)
-            || (NULL != x->remote && x->shape_check && scc_xport_shape_stuck(x, &turns))) {
+            /* the pml was probed just now: the node's headers are left */
+            || (NULL != x->remote && x->shape_check && scc_shape_turn(&turns)
+                && scc_shape_scan(x))) {
             return SCC_ERR_RESHAPE;
         }
         if (x->shape_check) {

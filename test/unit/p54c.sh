@@ -28,8 +28,8 @@ printf 'void f(long *p) { __atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST); }\n' > "$o
 $SCC_P54C_COMPILE -S -o "$out/rmw.s" "$out/rmw.c" && rmw_in "$out/rmw.s" | grep -q .
 if [ $? -eq 0 ]; then ok "the check sees an atomic add"; else not_ok "the check sees an atomic add"; fi
 
-for f in coll_scc_xport coll_scc_xport_mpb coll_scc_mpb_lock coll_scc_flat coll_scc_exec coll_scc_run \
-         coll_scc_drain; do
+for f in coll_scc_xport coll_scc_xport_slots coll_scc_combine coll_scc_xport_mpb coll_scc_mpb_lock \
+         coll_scc_flat coll_scc_exec coll_scc_run coll_scc_drain; do
     # shellcheck disable=SC2086
     # (an implicit declaration is an error in newer compilers: here too)
     if ! $SCC_P54C_COMPILE -DSCC_P54C -Werror=implicit-function-declaration -S \
@@ -43,7 +43,11 @@ for f in coll_scc_xport coll_scc_xport_mpb coll_scc_mpb_lock coll_scc_flat coll_
         ok "$f.c (-DSCC_P54C): no atomic read-modify-write"
     fi
 done
-grep -q '\.byte 0x0f, 0x0a' "$out/coll_scc_xport.s"
-if [ $? -eq 0 ]; then ok "coll_scc_xport.c (-DSCC_P54C): reads invalidate with CL1INVMB"
-else not_ok "coll_scc_xport.c (-DSCC_P54C): reads invalidate with CL1INVMB"; fi
+for f in coll_scc_xport coll_scc_xport_slots; do
+    if grep -q '\.byte 0x0f, 0x0a' "$out/$f.s"; then
+        ok "$f.c (-DSCC_P54C): reads invalidate with CL1INVMB"
+    else
+        not_ok "$f.c (-DSCC_P54C): reads invalidate with CL1INVMB"
+    fi
+done
 echo "1..$n"

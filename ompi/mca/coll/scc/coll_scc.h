@@ -130,9 +130,9 @@ void mca_coll_scc_members_fill(mca_coll_scc_module_t *m, struct ompi_communicato
 void mca_coll_scc_trace_install(mca_coll_scc_module_t *m);
 void mca_coll_scc_trace_report(mca_coll_scc_module_t *m);
 
-/* Sets the communicator up; returns true when the component serves it (false: every call
- * goes to the fallback), the same on every member: each step's failure on one member is
- * agreed by all (coll_scc_agree.c). */
+/* Sets the communicator up (coll_scc_setup.c); returns true when the component serves it
+ * (false: every call goes to the fallback), the same on every member: each step's failure on
+ * one member is agreed by all (coll_scc_agree.c). */
 bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm);
 
 /* A call on a communicator not set up yet: the first coll_scc_setup_calls calls go to the
@@ -144,6 +144,8 @@ bool mca_coll_scc_setup_lazy(mca_coll_scc_module_t *m, struct ompi_communicator_
 /* Releases what setup attached, while the communicator is still valid (from the module's
  * disable, once). */
 void mca_coll_scc_teardown(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm);
+/* Verbose 2: the calls the component served on the communicator, by form and algorithm. */
+void mca_coll_scc_report_calls(mca_coll_scc_module_t *m);
 
 /* A blocking call finishes the tasks started before it (coll_scc_task.c). */
 void mca_coll_scc_task_drain(mca_coll_scc_module_t *m);
@@ -179,7 +181,7 @@ static inline bool mca_coll_scc_ready(mca_coll_scc_module_t *m, struct ompi_comm
  * between collectives), else the communicator's table. */
 static inline scc_alg_t mca_coll_scc_pick(mca_coll_scc_module_t *m, scc_coll_t c, size_t bytes)
 {
-    int f = mca_coll_scc_component.force[c];
+    int f = mca_coll_scc_config.force[c];
     m->cur_coll = c;
 #if defined(SCC_TRACE) && SCC_TRACE
     m->cur_bytes = bytes;

@@ -15,7 +15,7 @@ bool mca_coll_scc_faults = false;
 int mca_coll_scc_agree_register_params(void)
 {
     scc_fail_setup = "";
-    (void) mca_base_component_var_register(&mca_coll_scc_component.super.collm_version,
+    (void) mca_base_component_var_register(mca_coll_scc_config.version,
         "fail_setup",
         "Testing only: a comma-separated list of <communicator rank>:<step>[@<call>]; that rank "
         "of every communicator set up fails that step as if memory or a mapping were missing "

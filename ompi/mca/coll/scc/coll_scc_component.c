@@ -1,4 +1,5 @@
-/* coll_scc_component.c: the component structure, its MCA parameters and its open/close. */
+/* coll_scc_component.c: the component structure, its MCA parameters and its open/close (the
+ * values they set: coll_scc_config.c). */
 #include "coll_scc.h"
 #include "coll_scc_trace.h"
 #include "coll_scc_agree.h"
@@ -10,8 +11,6 @@
 
 #include <dlfcn.h>
 #include <libgen.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,55 +24,6 @@
  * name); the build hides every other one (-fvisibility=hidden, configure.ac).  Visible here
  * too where the installation's DECLSPEC macros expand to nothing. */
 #define SCC_EXPORT __attribute__((visibility("default")))
-
-const char *mca_coll_scc_component_version_string =
-    "Open MPI scc collective MCA component version " OMPI_VERSION;
-
-/* Open MPI 4.1 relays an application's first opal_show_help() through PMIx_Log,
- * which can garble it on the way to mpirun ("Data unpack would read past end of
- * buffer in show_help.c", open-mpi/ompi#8356) and lose the message.  The
- * component's messages are rare (once per problem and process), so each is
- * rendered from the help file here and written to stderr directly. */
-static void scc_show_help_v(const char *topic, va_list ap)
-{
-    char *msg = opal_show_help_vstring("help-coll-scc.txt", topic, true, ap);
-    if (NULL != msg) {
-        fprintf(stderr, "%s", msg);
-        fflush(stderr);
-        free(msg);
-    }
-}
-
-void mca_coll_scc_show_help(const char *topic, ...)
-{
-    va_list ap;
-    va_start(ap, topic);
-    scc_show_help_v(topic, ap);
-    va_end(ap);
-}
-
-void mca_coll_scc_show_help_once(int comm_rank, const char *topic, ...)
-{
-    static const char *shown[32];
-    static int nshown;
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    bool show = 0 == comm_rank;
-    va_list ap;
-
-    pthread_mutex_lock(&lock);
-    for (int i = 0; show && i < nshown; ++i) {
-        show = 0 != strcmp(shown[i], topic);
-    }
-    if (show && nshown < (int) (sizeof(shown) / sizeof(shown[0]))) {
-        shown[nshown++] = topic;
-    }
-    pthread_mutex_unlock(&lock);
-    if (show) {
-        va_start(ap, topic);
-        scc_show_help_v(topic, ap);
-        va_end(ap);
-    }
-}
 
 static int scc_open(void);
 static int scc_close(void);
@@ -94,9 +44,6 @@ SCC_EXPORT mca_coll_scc_component_t mca_coll_scc_component = {
         .collm_init_query = mca_coll_scc_init_query,
         .collm_comm_query = mca_coll_scc_comm_query,
     },
-    .priority = 40,
-    .verbose = 0,
-    .output = -1,
 };
 
 /* Help messages live in help-coll-scc.txt beside the component's own .so. */
@@ -141,7 +88,7 @@ typedef struct scc_bytes_param {
 } scc_bytes_param_t;
 
 #define SCC_BYTES(f, desc) \
-    { #f, offsetof(mca_coll_scc_component_t, f), offsetof(scc_select_params_t, f), desc }
+    { #f, offsetof(mca_coll_scc_config_t, f), offsetof(scc_select_params_t, f), desc }
 
 static const scc_bytes_param_t scc_bytes_params[] = {
     SCC_BYTES(line_max,
@@ -196,7 +143,7 @@ static const scc_bytes_param_t scc_bytes_params[] = {
 
 #define SCC_BYTES_COUNT (sizeof(scc_bytes_params) / sizeof(scc_bytes_params[0]))
 
-static size_t *scc_bytes_at(mca_coll_scc_component_t *cs, size_t at)
+static size_t *scc_bytes_at(mca_coll_scc_config_t *cs, size_t at)
 {
     return (size_t *) ((char *) cs + at);
 }
@@ -250,7 +197,7 @@ static uint32_t scc_given_mask(void)
  * the tree's children and slot counts outside the proved ones could deadlock. */
 static void scc_check_params(void)
 {
-    mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+    mca_coll_scc_config_t *cs = &mca_coll_scc_config;
     int *const field[SCC_PARAM_COUNT] = {
         [SCC_PARAM_BARRIER_RADIX] = &cs->barrier_radix,
         [SCC_PARAM_DOPL_CHUNKS] = &cs->dopl_chunks,
@@ -348,8 +295,8 @@ static void scc_check_params(void)
 
 static int scc_open(void)
 {
-    mca_coll_scc_component.output = opal_output_open(NULL);
-    opal_output_set_verbosity(mca_coll_scc_component.output, mca_coll_scc_component.verbose);
+    mca_coll_scc_config.output = opal_output_open(NULL);
+    opal_output_set_verbosity(mca_coll_scc_config.output, mca_coll_scc_config.verbose);
     scc_add_help_dir();
     scc_check_params();
     /* publish this process's location before MPI_Init's modex fence */
@@ -363,9 +310,9 @@ static int scc_close(void)
     mca_coll_scc_topo_close();
     mca_coll_scc_topo_nodes_close();
     mca_coll_scc_record_close();
-    if (mca_coll_scc_component.output >= 0) {
-        opal_output_close(mca_coll_scc_component.output);
-        mca_coll_scc_component.output = -1;
+    if (mca_coll_scc_config.output >= 0) {
+        opal_output_close(mca_coll_scc_config.output);
+        mca_coll_scc_config.output = -1;
     }
     return OMPI_SUCCESS;
 }
@@ -394,26 +341,16 @@ static mca_base_var_enum_t *scc_alg_enum(scc_coll_t c)
     return e;
 }
 
-/* An int parameter of the component, READONLY, set to dflt before Open MPI reads its value. */
-void mca_coll_scc_reg_int(const char *name, const char *desc, int level, int *storage, int dflt)
-{
-    *storage = dflt;
-    (void) mca_base_component_var_register(&mca_coll_scc_component.super.collm_version, name,
-                                           desc, MCA_BASE_VAR_TYPE_INT, NULL, 0, 0,
-                                           (mca_base_var_info_lvl_t) level,
-                                           MCA_BASE_VAR_SCOPE_READONLY, storage);
-}
-
 /* A byte threshold of the selection table, READONLY at level 5, set to its default. */
 static void scc_reg_bytes(const scc_bytes_param_t *b, const scc_select_params_t *d)
 {
-    size_t *storage = scc_bytes_at(&mca_coll_scc_component, b->at);
+    size_t *storage = scc_bytes_at(&mca_coll_scc_config, b->at);
     char desc[768];
 
     snprintf(desc, sizeof(desc), "%s; 0 to %zu bytes (a larger value, which is what a negative "
              "one becomes, gives way to the default)", b->desc, (size_t) SCC_PARAM_BYTES_MAX);
     *storage = scc_bytes_dflt(d, b->dflt_at);
-    (void) mca_base_component_var_register(&mca_coll_scc_component.super.collm_version, b->name,
+    (void) mca_base_component_var_register(mca_coll_scc_config.version, b->name,
                                            desc, MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0,
                                            OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
                                            storage);
@@ -422,8 +359,11 @@ static void scc_reg_bytes(const scc_bytes_param_t *b, const scc_select_params_t 
 int mca_coll_scc_register_params(void)
 {
     mca_base_component_t *c = &mca_coll_scc_component.super.collm_version;
-    mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+    mca_coll_scc_config_t *cs = &mca_coll_scc_config;
     scc_select_params_t d;
+
+    /* every layer registers its parameters (and the record its modex) on it */
+    cs->version = c;
 
     cs->priority = 40;
     (void) mca_base_component_var_register(c, "priority",

@@ -1,19 +1,24 @@
-/* coll_scc_component.h: the component and its parameters, verbose output and help messages --
+/* coll_scc_component.h: the component and its settings, verbose output and help messages --
  * all the layers under the module may include this; none of them includes coll_scc.h. */
 #ifndef MCA_COLL_SCC_COMPONENT_H
 #define MCA_COLL_SCC_COMPONENT_H
 
 #include "coll_scc_compat.h"
 
+#include "opal/mca/base/mca_base_var_enum.h"
 #include "opal/util/output.h"
 
 #include "coll_scc_select.h"
 
 BEGIN_C_DECLS
 
-typedef struct mca_coll_scc_component_t {
-    scc_coll_component_t super;
-
+/* The component's settings, its MCA parameters' values.  They live apart from the component
+ * structure (coll_scc_config.c): that structure names the open, close and query functions,
+ * which reach every layer, so a layer reading a setting from it would close a dependency
+ * cycle through the whole component. */
+typedef struct mca_coll_scc_config_t {
+    /* the component's version block (parameters, modex), set when it registers */
+    mca_base_component_t *version;
     int priority;
     int verbose;
     int output;                         /* opal_output stream */
@@ -52,14 +57,21 @@ typedef struct mca_coll_scc_component_t {
     int cma;                            /* -1 auto, 0 off, 1 required */
     int cma_min;
     int cma_reduce_min;
+} mca_coll_scc_config_t;
+
+extern mca_coll_scc_config_t mca_coll_scc_config;
+extern const char *mca_coll_scc_component_version_string;
+
+/* The component structure (coll_scc_component.c): for Open MPI, and for nothing under it. */
+typedef struct mca_coll_scc_component_t {
+    scc_coll_component_t super;
 } mca_coll_scc_component_t;
 
 SCC_MODULE_DECLSPEC extern mca_coll_scc_component_t mca_coll_scc_component;
-extern const char *mca_coll_scc_component_version_string;
 
 /* Verbose output of the component */
 #define SCC_VERBOSE(level, ...)                                                  \
-    opal_output_verbose((level), mca_coll_scc_component.output, __VA_ARGS__)
+    opal_output_verbose((level), mca_coll_scc_config.output, __VA_ARGS__)
 
 /* Shows a message of help-coll-scc.txt (on stderr, from this process). */
 void mca_coll_scc_show_help(const char *topic, ...);
@@ -74,6 +86,11 @@ int mca_coll_scc_register_params(void);
 /* Registers the int parameter coll_scc_<name> (READONLY, at OPAL_INFO_LVL level) with default
  * dflt */
 void mca_coll_scc_reg_int(const char *name, const char *desc, int level, int *storage, int dflt);
+/* The same for a string parameter, and for an enum one (values v) at OPAL_INFO_LVL_4 */
+void mca_coll_scc_reg_string(const char *name, const char *desc, int level, char **storage,
+                             const char *dflt);
+void mca_coll_scc_reg_enum(const char *name, const char *desc, const mca_base_var_enum_value_t *v,
+                           int *storage, int dflt);
 
 END_C_DECLS
 

@@ -20,14 +20,8 @@
 #include "coll_scc_component.h"
 #include "coll_scc_drain.h"
 #include "coll_scc_xport.h"
-#include "coll_scc_xport_pml.h"
 
 #include "ompi/runtime/mpiruntime.h"
-
-/* Idle turns of a wait before its first look at the node's headers; then it looks after
- * twice as many each time: a look reads every header of the node, too much for each turn
- * of a wait that is only long. */
-#define SCC_SHAPE_SCAN_FIRST 1024u
 
 /* True when header h of peer holds a message of this call; *id gets its id. */
 static bool scc_hdr_of_call(const scc_xport_t *x, scc_msg_hdr_t *h, uint64_t *id)
@@ -45,7 +39,7 @@ static bool scc_hdr_of_call(const scc_xport_t *x, scc_msg_hdr_t *h, uint64_t *id
 /* Looks at every header of my node for a message of this call: its shape is the call's
  * (everyone who publishes in a broadcast runs it as the root does).  The id read again
  * after the shape proves the shape belongs to it (scc_publish withdraws the id first). */
-static bool scc_shape_scan(scc_xport_t *x)
+bool scc_shape_scan(scc_xport_t *x)
 {
     for (int r = 0; r < x->size; ++r) {
         if (r == x->rank || scc_xport_by_pml(x, r)) {
@@ -67,16 +61,6 @@ static bool scc_shape_scan(scc_xport_t *x)
         }
     }
     return false;
-}
-
-bool scc_xport_shape_stuck(scc_xport_t *x, unsigned *turns)
-{
-    unsigned t = ++*turns;
-    if (t < SCC_SHAPE_SCAN_FIRST || 0 != (t & (t - 1))) {
-        return false;
-    }
-    /* several nodes: the first message may come from another node instead */
-    return scc_shape_scan(x) || (NULL != x->remote && scc_pml_shape_probe(x));
 }
 
 int mca_coll_scc_call_failed(scc_xport_t *x, bool drain, int rc, const char *what)

@@ -26,6 +26,22 @@ static inline uint64_t scc_hdr_shape(const scc_msg_hdr_t *h)
     return h->addr;
 }
 
+/* Idle turns of a wait before its first look at the node's headers; then it looks after
+ * twice as many each time: a look reads every header of the node, too much for each turn
+ * of a wait that is only long. */
+#define SCC_SHAPE_SCAN_FIRST 1024u
+
+/* True at the turns of a long wait that look for another shape (scc_xport_shape_stuck). */
+static inline bool scc_shape_turn(unsigned *turns)
+{
+    unsigned t = ++*turns;
+    return t >= SCC_SHAPE_SCAN_FIRST && 0 == (t & (t - 1));
+}
+
+/* The node's part: true when a header of the call on my node says another shape than mine
+ * (x->met then holds it). */
+bool scc_shape_scan(scc_xport_t *x);
+
 /* Internal: a broadcast receiver's first message of the call says another shape than its
  * own (x->met); nothing of the call was consumed (coll_scc_bcast.c rejoins). */
 #define SCC_ERR_RESHAPE (OPAL_ERR_MAX - 1000)

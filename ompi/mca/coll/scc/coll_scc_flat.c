@@ -13,25 +13,6 @@
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
 
-void scc_combine(struct ompi_op_t *op, const char **p, int n, char *acc, size_t count,
-                 struct ompi_datatype_t *dtype)
-{
-    size_t sz;
-
-    ompi_datatype_type_size(dtype, &sz);
-    if (1 == n) {
-        if (acc != p[0]) {
-            SCC_TRACED(SCC_PH_COPY, count * sz, memcpy(acc, p[0], count * sz));
-        }
-        return;
-    }
-    scc_reduce3(op, p[n - 2], p[n - 1], acc, count, dtype);
-    for (int i = n - 3; i >= 0; --i) {
-        SCC_TRACED(SCC_PH_COMBINE, count * sz,
-                   ompi_op_reduce(op, (void *) p[i], acc, count, dtype));
-    }
-}
-
 /* Receives the one message a sender publishes in this call into buf; the ack waits
  * for my next call (or wait), off this call's critical path. */
 int scc_flat_recv_single(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len)
@@ -280,7 +261,7 @@ int mca_coll_scc_allreduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char
     ompi_datatype_type_size(dtype, &dtsize);
     scc_xport_begin(x);
     if (!scc_single_copy_reduce(x, count * dtsize)) {
-        int rmin = mca_coll_scc_component.rsag_min;
+        int rmin = mca_coll_scc_config.rsag_min;
         if (rmin > 0 && count * dtsize >= (size_t) rmin
             && mca_coll_scc_rsag_fits(x, count, dtsize)) {
             rc = mca_coll_scc_allreduce_rsag(m, sbuf, rbuf, count, dtype, op);

@@ -93,9 +93,6 @@ int mca_coll_scc_scan_ring(mca_coll_scc_module_t *m, const char *in, char *out, 
 int mca_coll_scc_scan_leaders(mca_coll_scc_module_t *m, const char *in, char *out, size_t count,
                               struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                               bool exclusive);
-/* acc = p[0] op (p[1] op (... op p[n-1])) over count elements (acc may be p[n-1]). */
-void scc_combine(struct ompi_op_t *op, const char **p, int n, char *acc, size_t count,
-                 struct ompi_datatype_t *dtype);
 /* allreduce by reduce-scatter and allgather through the slots (coll_scc_rsag.c), where
  * mca_coll_scc_rsag_fits says the slots can hold its rounds */
 bool mca_coll_scc_rsag_fits(const scc_xport_t *x, size_t count, size_t dtsize);

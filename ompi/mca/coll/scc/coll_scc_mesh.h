@@ -1,7 +1,7 @@
 /* coll_scc_mesh.h: the mesh model -- positions, tiles, leaders, X-Y routes and the schedule
  * views; pure C.
  *
- * No Open MPI include may appear here or in coll_scc_mesh.c: the unit tests and
+ * No Open MPI include may appear here or in coll_scc_mesh*.c: the unit tests and
  * the mesh simulator compile this code alone.
  *
  * A mesh is X columns by Y rows of tiles with K cores per tile (the SCC is

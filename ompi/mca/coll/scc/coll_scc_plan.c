@@ -278,7 +278,7 @@ void mca_coll_scc_plans_report(const mca_coll_scc_module_t *m)
 {
     const struct scc_plan_set *ps = m->plans;
 
-    if (NULL == ps || mca_coll_scc_component.verbose < 2) {
+    if (NULL == ps || mca_coll_scc_config.verbose < 2) {
         return;
     }
     SCC_VERBOSE(2, "coll:scc: comm %u (%s) size %d: rank %d plans: %llu at setup, %llu at "

@@ -21,7 +21,7 @@ static int scc_generate_nodes(mca_coll_scc_module_t *m, int me, scc_coll_t c, sc
     h.nodes = &t->nodes;
     h.fanout = m->fanout;
     h.nlevels = m->nlevels;
-    h.chunks_per_part = (uint32_t) mca_coll_scc_component.dopl_chunks;
+    h.chunks_per_part = (uint32_t) mca_coll_scc_config.dopl_chunks;
     switch (a) {
     case SCC_ALG_TREE: h.inter = SCC_INTER_BINOMIAL; break;
     case SCC_ALG_JIA: h.inter = SCC_INTER_JIA; break;
@@ -72,7 +72,7 @@ static int scc_generate(mca_coll_scc_module_t *m, int me, scc_coll_t c, scc_alg_
 {
     const scc_topo_t *t = &m->topo;
     const int n = m->size;
-    const int chunks = mca_coll_scc_component.dopl_chunks;
+    const int chunks = mca_coll_scc_config.dopl_chunks;
 
     if (SCC_TOPO_NODES == t->kind) {
         return scc_generate_nodes(m, me, c, a, root, nblocks, s);

@@ -128,7 +128,7 @@ static void record_build(scc_record_text_t *all, scc_record_text_t *set, const c
     scc_record_text_add(all, "coll_scc:version", version);
     scc_record_text_add(set, "coll_scc:version", version);
     /* a threshold set to its default value still overrides the many-core defaults */
-    snprintf(given, sizeof(given), "%#x", (unsigned) mca_coll_scc_component.given);
+    snprintf(given, sizeof(given), "%#x", (unsigned) mca_coll_scc_config.given);
     scc_record_text_add(all, "coll_scc:given", given);
     if (NULL != mesh && '\0' != mesh[0]) {
         scc_record_text_add(all, "coll_scc_mesh:parsed", mesh);
@@ -194,7 +194,7 @@ int mca_coll_scc_record_publish(const int32_t *loc, size_t loc_bytes, const char
     h->hash = scc_record_hash(all.buf, all.len);
     memcpy(h + 1, loc, loc_bytes);
     memcpy((char *) (h + 1) + loc_bytes, set.buf, text_bytes);
-    rc = scc_modex_send(&mca_coll_scc_component.super.collm_version, h, bytes);
+    rc = scc_modex_send(mca_coll_scc_config.version, h, bytes);
     free(h);
     if (OMPI_SUCCESS == rc) {
         rec.hash = scc_record_hash(all.buf, all.len);
@@ -222,7 +222,7 @@ static const scc_record_head_t *peer_record(ompi_proc_t *proc, void **data)
     size_t size = 0;
 
     *data = NULL;
-    if (NULL == proc || OMPI_SUCCESS != scc_modex_recv(&mca_coll_scc_component.super.collm_version,
+    if (NULL == proc || OMPI_SUCCESS != scc_modex_recv(mca_coll_scc_config.version,
                                                        &proc->super.proc_name, data, &size)) {
         free(*data);
         *data = NULL;

@@ -70,7 +70,7 @@ int mca_coll_scc_reduction(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg
         /* the schedule cannot take this operation (not commutative): a forced algorithm
            declines, the table's choice gives way to the rank-ordered direct one */
         if ((m->unavail & (1u << SCC_ALG_FLAT))
-            || SCC_ALG_AUTO != mca_coll_scc_component.force[c]) {
+            || SCC_ALG_AUTO != mca_coll_scc_config.force[c]) {
             return OMPI_ERR_NOT_AVAILABLE;
         }
         alg = SCC_ALG_FLAT;

@@ -16,7 +16,7 @@
  * stay (4 nodes of 1, 64 KB: allreduce 131 against 175 us, reduce 59 against 97). */
 static size_t scc_nodes_block(const scc_xport_t *x, size_t bytes, size_t bs)
 {
-    size_t nb = (size_t) mca_coll_scc_component.nodes_block;
+    size_t nb = (size_t) mca_coll_scc_config.nodes_block;
     if (NULL != x->remote && scc_xport_single_copy(x) && bytes > bs && bs < nb
         && bytes >= 4 * x->slot_size) {
         bs = bytes < nb ? bytes : nb;
@@ -35,7 +35,7 @@ static size_t scc_sched_piece(const scc_xport_t *x, size_t bytes)
 /* Block bytes of a broadcast: a slot, or a single-copy block where that works. */
 size_t mca_coll_scc_bcast_block(const scc_xport_t *x, scc_alg_t a, size_t bytes)
 {
-    mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+    mca_coll_scc_config_t *cs = &mca_coll_scc_config;
     size_t bs = scc_sched_piece(x, bytes);
     if (scc_xport_single_copy(x) && bytes >= x->cma_min && cs->cma_block > 0) {
         bs = (size_t) cs->cma_block;

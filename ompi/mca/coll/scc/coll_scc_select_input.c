@@ -7,7 +7,7 @@
 void mca_coll_scc_topo_select_input(const scc_topo_t *t, uint32_t unavailable,
                                     scc_select_topo_t *st, scc_select_params_t *p)
 {
-    const mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+    const mca_coll_scc_config_t *cs = &mca_coll_scc_config;
 
     scc_select_params_default(p);
     for (int c = 0; c < SCC_COLL_COUNT; ++c) {

@@ -295,7 +295,7 @@ bool mca_coll_scc_task_takes(mca_coll_scc_module_t *m, bool persistent)
     default:
         /* before setup: a call counts towards it as a blocking one does; the call that
            sets up is a task (the setup's agreements then wait without blocking) */
-        if (!persistent && m->lazy_calls < (uint64_t) mca_coll_scc_component.setup_calls) {
+        if (!persistent && m->lazy_calls < (uint64_t) mca_coll_scc_config.setup_calls) {
             m->lazy_calls++;
             return false;
         }

@@ -1,8 +1,7 @@
 /* coll_scc_topo.c: each process's location (hwloc, SCC probe), its exchange, and a
- * communicator's placement. */
+ * communicator's placement (a mesh the user describes: coll_scc_topo_user.c). */
 #include "coll_scc_component.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,28 +20,17 @@
 #include "coll_scc_probe.h"
 #include "coll_scc_record.h"
 #include "coll_scc_topo.h"
+#include "coll_scc_topo_int.h"
 
 #include <pthread.h>
-
-/* A map file larger than this is surely not a mesh map. */
-#define SCC_MAP_FILE_MAX (1 << 20)
-
 /* ---------------------------------------------------------------- parameters */
 
-static char *p_mesh;            /* coll_scc_mesh */
-static char *p_map;             /* coll_scc_mesh_map */
-static char *p_map_file;        /* coll_scc_mesh_map_file */
-static int p_key = SCC_TOPO_KEY_AUTO;
 static int p_domains = SCC_TOPO_DOM_AUTO;
 static char *p_coreid;          /* coll_scc_scc_coreid */
 static char *p_coreid_file;
 static char *p_crb_device;
 static int p_exchange;          /* 0: modex, then allgather if needed; 1: always allgather */
 
-static const mca_base_var_enum_value_t key_values[] = {
-    { SCC_TOPO_KEY_AUTO, "auto" }, { SCC_TOPO_KEY_RANK, "rank" }, { SCC_TOPO_KEY_CORE, "core" },
-    { 0, NULL }
-};
 static const mca_base_var_enum_value_t domain_values[] = {
     { SCC_TOPO_DOM_AUTO, "auto" }, { SCC_TOPO_DOM_NONE, "none" },
     { SCC_TOPO_DOM_PACKAGE, "package" }, { SCC_TOPO_DOM_NUMA, "numa" },
@@ -52,88 +40,33 @@ static const mca_base_var_enum_value_t exchange_values[] = {
     { 0, "auto" }, { 1, "allgather" }, { 0, NULL }
 };
 
-static const char *key_name(int k)
-{
-    return SCC_TOPO_KEY_CORE == k ? "core" : SCC_TOPO_KEY_RANK == k ? "rank" : "auto";
-}
-
-static const char *str_or_empty(const char *s)
-{
-    return NULL == s ? "" : s;
-}
-
-static void reg_string(const char *name, const char *desc, int level, char **storage,
-                       const char *dflt)
-{
-    *storage = (char *) dflt;
-    (void) mca_base_component_var_register(&mca_coll_scc_component.super.collm_version, name,
-                                           desc, MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, level,
-                                           MCA_BASE_VAR_SCOPE_READONLY, storage);
-}
-
-static void reg_enum(const char *name, const char *desc, const mca_base_var_enum_value_t *v,
-                     int *storage, int dflt)
-{
-    mca_base_var_enum_t *e = NULL;
-    char ename[64];
-
-    snprintf(ename, sizeof(ename), "coll_scc_%s", name);
-    (void) mca_base_var_enum_create(ename, v, &e);
-    *storage = dflt;
-    (void) mca_base_component_var_register(&mca_coll_scc_component.super.collm_version, name,
-                                           desc, MCA_BASE_VAR_TYPE_INT, e, 0, 0, OPAL_INFO_LVL_4,
-                                           MCA_BASE_VAR_SCOPE_READONLY, storage);
-    if (NULL != e) {
-        OBJ_RELEASE(e);
-    }
-}
 
 int mca_coll_scc_topo_register_params(void)
 {
     (void) mca_coll_scc_topo_locate_register_params();
-    reg_string("mesh",
-        "Describe the processes as a 2D mesh of tiles: COLUMNSxROWSxCORES_PER_TILE "
-        "(e.g. 6x4x2), COLUMNSxROWS (one core per tile) or \"scc\" (6x4x2). Empty: no mesh "
-        "(the SCC chip or hwloc decide). Processes are placed by coll_scc_mesh_map",
-        OPAL_INFO_LVL_4, &p_mesh, "");
-    reg_string("mesh_map",
-        "Where each process sits on the coll_scc_mesh mesh: entries KEY:X,Y,Z (Z may be "
-        "left out when there is one core per tile) separated by ';', where KEY is what "
-        "coll_scc_mesh_key says. Empty: key k sits at position (y*COLUMNS+x)*CORES+z = k, "
-        "the SCC's own core numbering",
-        OPAL_INFO_LVL_4, &p_map, "");
-    reg_string("mesh_map_file",
-        "A file holding the coll_scc_mesh_map entries (one per line or ';'-separated, "
-        "'#' comments), instead of coll_scc_mesh_map",
-        OPAL_INFO_LVL_4, &p_map_file, "");
-    reg_enum("mesh_key",
-        "What indexes the mesh map: rank (the MPI_COMM_WORLD rank; use it when processes are "
-        "not bound, e.g. oversubscribed), core (the hwloc logical index of the core a "
-        "process is bound to), or auto (core when every process is bound to a core of its "
-        "own, else rank)",
-        key_values, &p_key, SCC_TOPO_KEY_AUTO);
-    reg_enum("domains",
+    (void) mca_coll_scc_topo_user_register_params();
+    mca_coll_scc_reg_enum("domains",
         "Without a mesh, lay bound processes out as a grid of hwloc domains (rows) by the "
         "cores of a domain (columns): auto (of package, numa and cache, the level that splits "
         "the processes into two or more domains with the fewest rows + columns, the coarser "
         "on a tie), none, or force package, numa or cache (the deepest cache that several "
         "cores share)",
         domain_values, &p_domains, SCC_TOPO_DOM_AUTO);
-    reg_string("scc_coreid",
+    mca_coll_scc_reg_string("scc_coreid",
         "The SCC core (0..47, id = 2*(x + 6*y) + z) this process runs on: probe (read it "
         "from coll_scc_scc_coreid_file or the tile id register, and say \"not an SCC\" "
         "elsewhere), none, rank (core id = MPI_COMM_WORLD rank, to emulate a chip) or a "
         "number (per process, e.g. through OMPI_MCA_coll_scc_scc_coreid)",
         OPAL_INFO_LVL_5, &p_coreid, "probe");
-    reg_string("scc_coreid_file",
+    mca_coll_scc_reg_string("scc_coreid_file",
         "A file (e.g. a /sys or /proc entry of an SCC Linux image) holding this process's "
         "SCC core id; the probe reads it before the tile id register",
         OPAL_INFO_LVL_6, &p_coreid_file, "");
-    reg_string("scc_crb_device",
+    mca_coll_scc_reg_string("scc_crb_device",
         "The device through which the probe maps the SCC tile's configuration registers to "
         "read the tile id register (empty: do not try)",
         OPAL_INFO_LVL_6, &p_crb_device, "/dev/rckncm");
-    reg_enum("topo_exchange",
+    mca_coll_scc_reg_enum("topo_exchange",
         "How the processes of a communicator learn each other's locations: auto (published "
         "at MPI_Init through the modex; one allgather over the communicator if some are "
         "missing) or allgather (always the allgather)",
@@ -191,9 +124,6 @@ static void discover(int32_t *loc)
     loc[SCC_LOC_SCC] = scc_probe_coreid(&cfg, my_probe_how, sizeof(my_probe_how));
 }
 
-static void parse_user_mesh(void);
-static const char *user_outcome(void);
-
 int mca_coll_scc_topo_open(void)
 {
     int rc;
@@ -210,12 +140,11 @@ int mca_coll_scc_topo_open(void)
                 (int) my_loc[SCC_LOC_NUMA], (int) my_loc[SCC_LOC_CACHE], my_probe_how);
     /* the user's mesh is read and parsed here, once: the record then carries what this
        process made of it (a map file changed or unreadable on one node is a difference) */
-    if ('\0' != str_or_empty(p_mesh)[0]) {
-        parse_user_mesh();
-    }
+    mca_coll_scc_topo_user_parse();
     /* component open comes before the modex fence of MPI_Init: the location and the
        configuration record reach every process of the job */
-    rc = mca_coll_scc_record_publish(my_loc, sizeof(my_loc), user_outcome());
+    rc = mca_coll_scc_record_publish(my_loc, sizeof(my_loc),
+                                     mca_coll_scc_topo_user_outcome());
     if (OMPI_SUCCESS != rc) {
         SCC_VERBOSE(1, "coll:scc: world rank %d: this process's location and configuration "
                     "are not published (%d); communicators with it are declined",
@@ -224,124 +153,9 @@ int mca_coll_scc_topo_open(void)
     return OMPI_SUCCESS;
 }
 
-/* ---------------------------------------------------------------- the user's mesh, parsed once */
-
-static struct {
-    int done;
-    int ok;
-    const char *param;          /* the parameter at fault */
-    const char *topic;          /* help topic */
-    scc_mesh_err_t err;
-    scc_mesh_dims_t dims;
-    scc_mesh_map_t map;
-    int shown;
-} user;
-
-static char *read_file(const char *path, scc_mesh_err_t *err)
-{
-    FILE *f = fopen(path, "r");
-    char *buf;
-    size_t got;
-
-    if (NULL == f) {
-        snprintf(err->msg, sizeof(err->msg), "%s", strerror(errno));
-        return NULL;
-    }
-    buf = malloc(SCC_MAP_FILE_MAX + 1);
-    if (NULL == buf) {
-        fclose(f);
-        snprintf(err->msg, sizeof(err->msg), "out of memory");
-        return NULL;
-    }
-    got = fread(buf, 1, SCC_MAP_FILE_MAX + 1, f);
-    fclose(f);
-    if (got > SCC_MAP_FILE_MAX) {
-        free(buf);
-        snprintf(err->msg, sizeof(err->msg), "larger than %d bytes", SCC_MAP_FILE_MAX);
-        return NULL;
-    }
-    buf[got] = '\0';
-    return buf;
-}
-
-static void parse_user_mesh(void)
-{
-    const char *map = str_or_empty(p_map), *file = str_or_empty(p_map_file);
-    char *text = NULL;
-
-    user.done = 1;
-    user.ok = 0;
-    if (SCC_MESH_OK != scc_mesh_parse_dims(p_mesh, &user.dims, &user.err)) {
-        user.param = "coll_scc_mesh";
-        user.topic = "mesh-dims";
-        return;
-    }
-    if ('\0' != map[0] && '\0' != file[0]) {
-        user.param = "coll_scc_mesh_map";
-        user.topic = "mesh-map-both";
-        return;
-    }
-    if ('\0' != file[0]) {
-        text = read_file(file, &user.err);
-        if (NULL == text) {
-            user.param = "coll_scc_mesh_map_file";
-            user.topic = "mesh-map-file";
-            return;
-        }
-        map = text;
-    }
-    if (SCC_MESH_OK != scc_mesh_parse_map(map, &user.dims, &user.map, &user.err)) {
-        user.param = ('\0' != file[0]) ? "coll_scc_mesh_map_file" : "coll_scc_mesh_map";
-        user.topic = "mesh-map";
-        free(text);
-        return;
-    }
-    free(text);
-    user.ok = 1;
-}
-
-/* What parsing the user's mesh gave, for the record: "" (no mesh), "ok", or the fault. */
-static const char *user_outcome(void)
-{
-    static char out[160];
-
-    if (!user.done) {
-        return "";
-    }
-    if (user.ok) {
-        return "ok";
-    }
-    snprintf(out, sizeof(out), "%s: %s", user.param, scc_mesh_status_name(user.err.status));
-    return out;
-}
-
-static void show_user_error(void)
-{
-    char dims[64];
-
-    if (user.shown) {
-        return;
-    }
-    user.shown = 1;
-    snprintf(dims, sizeof(dims), "%dx%dx%d", user.dims.X, user.dims.Y, user.dims.K);
-    if (0 == strcmp(user.topic, "mesh-dims")) {
-        mca_coll_scc_show_help("mesh-dims", str_or_empty(p_mesh), user.err.msg);
-    } else if (0 == strcmp(user.topic, "mesh-map-both")) {
-        mca_coll_scc_show_help("mesh-map-both", str_or_empty(p_map), str_or_empty(p_map_file));
-    } else if (0 == strcmp(user.topic, "mesh-map-file")) {
-        mca_coll_scc_show_help("mesh-map-file", str_or_empty(p_map_file), user.err.msg);
-    } else {
-        mca_coll_scc_show_help("mesh-map", user.param,
-                               0 == strcmp(user.param, "coll_scc_mesh_map_file")
-                                   ? str_or_empty(p_map_file) : "given inline",
-                               dims, scc_mesh_status_name(user.err.status), user.err.msg);
-    }
-}
-
 void mca_coll_scc_topo_close(void)
 {
-    scc_mesh_map_free(&user.map);
-    memset(&user, 0, sizeof(user));
+    mca_coll_scc_topo_user_close();
     my_loc_ready = 0;
 }
 
@@ -376,99 +190,6 @@ static int exchange(const scc_members_t *mb, int32_t *locs, int *how)
 
 /* ---------------------------------------------------------------- placements */
 
-/* Shows a per-communicator help message once per process and topic, from the communicator's
- * rank 0. */
-static bool shown_once(int comm_rank, unsigned bit)
-{
-    static unsigned shown;
-    if (0 != comm_rank || (shown & bit)) {
-        return false;
-    }
-    shown |= bit;
-    return true;
-}
-
-#define SHOWN_PLACE   0x1u
-#define SHOWN_UNBOUND 0x2u
-#define SHOWN_CORE    0x4u
-#define SHOWN_DUP     0x8u
-
-static int loc_of(const int32_t *locs, int r, int field)
-{
-    return (int) locs[(size_t) r * SCC_LOC_COUNT + field];
-}
-
-/* A user-described mesh; returns true when it placed the communicator. */
-static bool place_user(struct ompi_communicator_t *comm, const int32_t *locs, int *keys, int *pos,
-                       scc_topo_t *t)
-{
-    const int n = ompi_comm_size(comm), me = ompi_comm_rank(comm);
-    int key = p_key, unbound = 0;
-    scc_mesh_err_t err;
-    char dims[64];
-
-    if (!user.ok) {
-        /* the same for every process: MPI_COMM_WORLD's rank 0 tells it, once */
-        if (0 == OMPI_PROC_MY_NAME->vpid) {
-            show_user_error();
-        }
-        snprintf(t->note, sizeof(t->note), "bad mesh description in %s", user.param);
-        return false;
-    }
-    snprintf(dims, sizeof(dims), "%dx%dx%d", user.dims.X, user.dims.Y, user.dims.K);
-
-    for (int r = 0; r < n; ++r) {
-        unbound += (loc_of(locs, r, SCC_LOC_CORE) < 0);
-    }
-    if (SCC_TOPO_KEY_AUTO == key) {
-        key = SCC_TOPO_KEY_CORE;
-        if (unbound > 0) {
-            key = SCC_TOPO_KEY_RANK;
-        }
-        for (int r = 1; r < n && SCC_TOPO_KEY_CORE == key; ++r) {
-            for (int q = 0; q < r; ++q) {
-                if (loc_of(locs, q, SCC_LOC_CORE) == loc_of(locs, r, SCC_LOC_CORE)) {
-                    key = SCC_TOPO_KEY_RANK;
-                    break;
-                }
-            }
-        }
-    }
-    t->key = (scc_topo_key_t) key;
-    if (SCC_TOPO_KEY_CORE == key && unbound > 0) {
-        if (shown_once(me, SHOWN_UNBOUND)) {
-            mca_coll_scc_show_help("mesh-unbound", unbound, n, SCC_COMM_CID(comm),
-                                   SCC_COMM_NAME(comm));
-        }
-        snprintf(t->note, sizeof(t->note), "%d of %d processes not bound to a core, "
-                 "coll_scc_mesh_key core", unbound, n);
-        return false;
-    }
-    for (int r = 0; r < n; ++r) {
-        if (SCC_TOPO_KEY_CORE == key) {
-            keys[r] = loc_of(locs, r, SCC_LOC_CORE);
-        } else {
-            keys[r] = (int) ompi_comm_peer_lookup(comm, r)->super.proc_name.vpid;
-        }
-    }
-    if (SCC_MESH_OK != scc_mesh_map_place(&user.map, n, keys, pos, &err)
-        || SCC_MESH_OK != scc_mesh_build(&t->mesh, &user.dims, n, pos, &err)) {
-        t->oom |= SCC_MESH_ENOMEM == err.status;
-        if (shown_once(me, SHOWN_PLACE)) {
-            mca_coll_scc_show_help("mesh-place", n, SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
-                                   dims, key_name(key), scc_mesh_status_name(err.status),
-                                   err.msg);
-        }
-        snprintf(t->note, sizeof(t->note), "cannot place on the %s mesh: %s", dims,
-                 scc_mesh_status_name(err.status));
-        return false;
-    }
-    t->kind = SCC_TOPO_MESH;
-    t->source = SCC_TOPO_SRC_USER;
-    snprintf(t->note, sizeof(t->note), "coll_scc_mesh, key %s", key_name(key));
-    return true;
-}
-
 /* Every member on an SCC core: 1 placed, 0 not an SCC, -1 an SCC misconfigured (stay flat). */
 static int place_chip(struct ompi_communicator_t *comm, const int32_t *locs, int *pos,
                       scc_topo_t *t)
@@ -484,10 +205,10 @@ static int place_chip(struct ompi_communicator_t *comm, const int32_t *locs, int
         invalid += (SCC_PROBE_INVALID == id);
         pos[r] = id;
     }
-    if (invalid > 0 && 0 == OMPI_PROC_MY_NAME->vpid && shown_once(0, SHOWN_CORE)) {
-        mca_coll_scc_show_help("scc-coreid", invalid, n, SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
-                               SCC_PROBE_INVALID == my_loc[SCC_LOC_SCC]
-                                   ? my_probe_how : "(see the processes concerned)");
+    if (invalid > 0 && 0 == OMPI_PROC_MY_NAME->vpid) {
+        mca_coll_scc_show_help_once(0, "scc-coreid", invalid, n, SCC_COMM_CID(comm),
+                                    SCC_COMM_NAME(comm), SCC_PROBE_INVALID == my_loc[SCC_LOC_SCC]
+                                        ? my_probe_how : "(see the processes concerned)");
     }
     if (invalid > 0) {
         snprintf(t->note, sizeof(t->note), "%d of %d processes with a bad SCC core id setting",
@@ -503,10 +224,8 @@ static int place_chip(struct ompi_communicator_t *comm, const int32_t *locs, int
     }
     if (SCC_MESH_OK != scc_mesh_build(&t->mesh, &chip, n, pos, &err)) {
         t->oom |= SCC_MESH_ENOMEM == err.status;
-        if (shown_once(me, SHOWN_DUP)) {
-            mca_coll_scc_show_help("scc-duplicate", SCC_COMM_CID(comm), SCC_COMM_NAME(comm),
-                                   err.msg);
-        }
+        mca_coll_scc_show_help_once(me, "scc-duplicate", SCC_COMM_CID(comm),
+                                    SCC_COMM_NAME(comm), err.msg);
         snprintf(t->note, sizeof(t->note), "SCC core ids: %s", scc_mesh_status_name(err.status));
         return -1;
     }
@@ -628,9 +347,7 @@ int mca_coll_scc_topo_build(const scc_members_t *mb, scc_topo_t *t)
         discover(my_loc);
         my_loc_ready = 1;
     }
-    if ('\0' != str_or_empty(p_mesh)[0] && !user.done) {
-        parse_user_mesh();
-    }
+    mca_coll_scc_topo_user_parse();
     pthread_mutex_unlock(&topo_lock);
     locs = malloc((size_t) n * sizeof(my_loc));
     a = malloc(n * sizeof(int));
@@ -655,8 +372,8 @@ int mca_coll_scc_topo_build(const scc_members_t *mb, scc_topo_t *t)
         t->nunbound += (loc_of(locs, r, SCC_LOC_CORE) < 0);
     }
 
-    if ('\0' != str_or_empty(p_mesh)[0]) {
-        placed = place_user(comm, locs, a, b, t);
+    if (mca_coll_scc_topo_user_given()) {
+        placed = mca_coll_scc_topo_user_place(comm, locs, a, b, t);
     } else {
         int chip = place_chip(comm, locs, b, t);
         placed = (chip > 0) || (0 == chip && place_domains(comm, locs, b, t));
@@ -727,14 +444,14 @@ void mca_coll_scc_topo_report(const scc_members_t *mb, const scc_select_table_t 
     const scc_topo_t *t = mb->topo;
     char line[512];
 
-    if (mca_coll_scc_component.verbose >= 3 && t->mesh.n > mb->rank && mb->rank >= 0) {
+    if (mca_coll_scc_config.verbose >= 3 && t->mesh.n > mb->rank && mb->rank >= 0) {
         const int r = mb->rank;
         SCC_VERBOSE(3, "coll:scc: comm %u (%s) rank %d at (%d,%d,%d) tile %d grid (%d,%d); %s; "
                     "SCC: %s", mb->cid, mb->name, r, t->mesh.x[r], t->mesh.y[r], t->mesh.z[r],
                     t->mesh.tile_of[r], t->mesh.grid_row[r], t->mesh.grid_col[r], my_bind_note,
                     my_probe_how);
     }
-    if (mca_coll_scc_component.verbose < 1 || 0 != mb->rank) {
+    if (mca_coll_scc_config.verbose < 1 || 0 != mb->rank) {
         return;
     }
     mca_coll_scc_topo_describe(t, line, sizeof(line));

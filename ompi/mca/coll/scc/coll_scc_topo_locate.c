@@ -27,7 +27,7 @@ int mca_coll_scc_topo_locate_register_params(void)
     mca_base_var_enum_t *e = NULL;
 
     (void) mca_base_var_enum_create("coll_scc_binding", binding_values, &e);
-    (void) mca_base_component_var_register(&mca_coll_scc_component.super.collm_version,
+    (void) mca_base_component_var_register(mca_coll_scc_config.version,
         "binding",
         "Where a process's binding comes from: os (the CPUs the operating system lets it run "
         "on), launcher (the cpuset mpirun recorded for it when it mapped and bound it; "

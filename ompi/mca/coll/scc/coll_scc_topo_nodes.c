@@ -23,7 +23,7 @@ static char *p_nodes;           /* coll_scc_nodes: "auto" or CxR */
 int mca_coll_scc_topo_nodes_register_params(void)
 {
     p_nodes = "auto";
-    (void) mca_base_component_var_register(&mca_coll_scc_component.super.collm_version,
+    (void) mca_base_component_var_register(mca_coll_scc_config.version,
         "nodes",
         "Communicators across nodes: each node is a tile of a mesh, its processes its cores, "
         "and the nodes sit on a grid of COLUMNSxROWS tiles (e.g. 4x2; nodes in the order of "

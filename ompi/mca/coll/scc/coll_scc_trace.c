@@ -11,7 +11,7 @@ static int scc_trace_param = 0;
 int mca_coll_scc_trace_register_params(void)
 {
     scc_trace_param = 0;
-    (void) mca_base_component_var_register(&mca_coll_scc_component.super.collm_version,
+    (void) mca_base_component_var_register(mca_coll_scc_config.version,
         "trace",
         "Per-phase trace of every collective call (a build configured with --enable-trace "
         "only): 1 sums, per communicator, collective and message size, the time of a call "

@@ -76,25 +76,6 @@ static void scc_publish_poison(scc_xport_t *x, uint32_t tag, size_t len, int nre
     scc_publish(x, h, slot, tag, len, SCC_MSG_POISON | (uint32_t) cls << 8, NULL, nreaders);
 }
 
-void scc_xport_ack_scan(scc_xport_t *x)
-{
-    uint32_t sum[64] = { 0 };   /* nslots <= 64 */
-
-    if (OPAL_UNLIKELY(x->invalidate)) {
-        scc_mpb_invalidate();
-    }
-    for (int r = 0; r < x->size; ++r) {
-        const volatile uint32_t *line = scc_ackline(x, x->rank, r);
-        if (r == x->rank) {
-            continue;
-        }
-        for (int slot = 0; slot < x->nslots; ++slot) {
-            sum[slot] += scc_load32(&line[slot]);
-        }
-    }
-    memcpy(x->acked, sum, x->nslots * sizeof(uint32_t));
-}
-
 void scc_xport_first_call(scc_xport_t *x)
 {
     x->call = mca_coll_scc_call_base;
@@ -179,18 +160,15 @@ int scc_slot_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int
     return OMPI_SUCCESS;
 }
 
-void scc_xport_flush_later(scc_xport_t *x, bool only_old)
+/* Looks at the node's headers (coll_scc_drain.c) and, across nodes, the pml's first messages
+ * (coll_scc_xport_pml.c): the two parts of the transport this rank waits on. */
+bool scc_xport_shape_stuck(scc_xport_t *x, unsigned *turns)
 {
-    int keep = 0;
-    for (int i = 0; i < x->nlater; ++i) {
-        if (only_old && x->later[i].call == x->call) {
-            x->later[keep++] = x->later[i];
-            continue;
-        }
-        scc_ack_put(x, x->later[i].peer, x->later[i].slot);
+    if (!scc_shape_turn(turns)) {
+        return false;
     }
-    x->nlater = keep;
-    scc_mpb_flush(x);
+    /* several nodes: the first message may come from another node instead */
+    return scc_shape_scan(x) || (NULL != x->remote && scc_pml_shape_probe(x));
 }
 
 int scc_cma_read(scc_xport_t *x, int peer, uint64_t addr, void *buf, size_t len)
@@ -283,24 +261,6 @@ int scc_slot_read(scc_xport_t *x, int peer, const scc_msg_hdr_t *h, size_t off, 
         return MPI_ERR_TRUNCATE;
     }
     return 0 == len ? OMPI_SUCCESS : scc_cma_read(x, peer, h->addr + off, dst, len);
-}
-
-void scc_reduce3(struct ompi_op_t *op, const void *src1, const void *src2, void *target,
-                 size_t count, struct ompi_datatype_t *dtype)
-{
-    size_t sz;
-    SCC_TRACE_T0(t0);
-
-    ompi_datatype_type_size(dtype, &sz);
-    if (ompi_op_is_intrinsic(op) && ompi_datatype_is_predefined(dtype) && count <= INT_MAX) {
-        ompi_3buff_op_reduce(op, (void *) src1, (void *) src2, target, (int) count, dtype);
-    } else {
-        if (target != src2) {
-            memcpy(target, src2, count * sz);
-        }
-        ompi_op_reduce(op, (void *) src1, target, count, dtype);
-    }
-    SCC_TRACE_ADD(t0, SCC_PH_COMBINE, count * sz);
 }
 
 int scc_slot_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,

@@ -214,6 +214,9 @@ static inline void scc_xport_begin(scc_xport_t *x)
 /* target = src1 op src2 for count elements (target may be src2). */
 void scc_reduce3(struct ompi_op_t *op, const void *src1, const void *src2, void *target,
                  size_t count, struct ompi_datatype_t *dtype);
+/* acc = p[0] op (p[1] op (... op p[n-1])) over count elements (acc may be p[n-1]). */
+void scc_combine(struct ompi_op_t *op, const char **p, int n, char *acc, size_t count,
+                 struct ompi_datatype_t *dtype);
 
 /* ------------------------------------------------------------ operations */
 

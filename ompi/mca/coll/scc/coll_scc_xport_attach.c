@@ -74,7 +74,7 @@ static void scc_xport_free(scc_xport_t *x)
 int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
 {
     struct ompi_communicator_t *comm = mb->comm;
-    mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+    mca_coll_scc_config_t *cs = &mca_coll_scc_config;
     scc_xport_t *x = calloc(1, sizeof(*x));
     int rc, pipe, kind = cs->transport;
     bool cma, ok, single;

@@ -46,7 +46,7 @@ static bool scc_mpb_owner_swap(scc_xport_t *x, scc_mpb_backing_t *b, uint64_t fr
     bool done = false;
     uint64_t seen;
 
-    if (0 != mca_coll_scc_mpb_lock(&lock, mca_coll_scc_component.mpb_device, b->core,
+    if (0 != mca_coll_scc_mpb_lock(&lock, mca_coll_scc_config.mpb_device, b->core,
                                    b->core_size)) {
         return false;
     }
@@ -149,7 +149,7 @@ static const char *scc_mpb_unusable(const scc_members_t *mb, int highest, int ch
 static int scc_mpb_attach(scc_xport_t *x, const scc_members_t *mb)
 {
     struct ompi_communicator_t *comm = mb->comm;
-    mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+    mca_coll_scc_config_t *cs = &mca_coll_scc_config;
     const bool emulate = SCC_MPB_EMULATE_OFF != cs->mpb_emulate;
     const bool strict = SCC_MPB_EMULATE_STRICT == cs->mpb_emulate;
     /* the strict emulation keeps to the chip's 8 KB whatever coll_scc_mpb_core_size says */

@@ -9,8 +9,8 @@
 
 int mca_coll_scc_xport_register_params(void)
 {
-    mca_base_component_t *c = &mca_coll_scc_component.super.collm_version;
-    mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+    mca_base_component_t *c = mca_coll_scc_config.version;
+    mca_coll_scc_config_t *cs = &mca_coll_scc_config;
     static const mca_base_var_enum_value_t xport_values[] = {
         { SCC_XPORT_NONE, "auto" }, { SCC_XPORT_SHM, "shm" }, { SCC_XPORT_MPB, "mpb" },
         { SCC_XPORT_PML, "pml" }, { 0, NULL }

@@ -273,7 +273,9 @@ static int scc_pml_shape_take(scc_xport_t *x, int peer)
 
     while (x->shape_check) {
         if (scc_pml_shape_probe(x)
-            || (NULL != x->remote && x->shape_check && scc_xport_shape_stuck(x, &turns))) {
+            /* the pml was probed just now: the node's headers are left */
+            || (NULL != x->remote && x->shape_check && scc_shape_turn(&turns)
+                && scc_shape_scan(x))) {
             return SCC_ERR_RESHAPE;
         }
         if (x->shape_check) {
@@ -479,8 +481,8 @@ static int scc_pml_attach(scc_xport_t *x, const scc_members_t *mb)
     x->desc = "pml (point-to-point)";
     x->comm = comm;
     /* blocks are cut as for shared memory; no slots, no single copy */
-    x->slot_size = mca_coll_scc_component.shm_slot_size > SCC_LINE
-                       ? (size_t) mca_coll_scc_component.shm_slot_size : SCC_LINE;
+    x->slot_size = mca_coll_scc_config.shm_slot_size > SCC_LINE
+                       ? (size_t) mca_coll_scc_config.shm_slot_size : SCC_LINE;
     x->nslots = SCC_SCHED_TAG_WINDOW;
     x->pipe = x->slot_size;
     x->yield = SCC_YIELD_WHEN_IDLE();

@@ -17,7 +17,7 @@ int scc_pml_recv(scc_xport_t *x, int peer, void *buf, size_t len);
 int scc_pml_recv_reduce(scc_xport_t *x, int peer, void *target, const void *input, size_t count,
                         struct ompi_datatype_t *dtype, struct ompi_op_t *op);
 void scc_pml_end(scc_xport_t *x);
-/* The pml's part of scc_xport_shape_stuck (coll_scc_drain.c): a first message of the call
+/* The pml's part of scc_xport_shape_stuck (coll_scc_xport.c): a first message of the call
  * has come over the pml saying another shape than mine (x->met then holds it; the message
  * is taken).  Room for the shape messages of broadcasts, at attach. */
 bool scc_pml_shape_probe(scc_xport_t *x);

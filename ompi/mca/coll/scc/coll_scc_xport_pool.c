@@ -38,7 +38,7 @@ int scc_pool_retry = 0;
 
 size_t scc_pool_budget(void)
 {
-    return (size_t) mca_coll_scc_component.shm_resident;
+    return (size_t) mca_coll_scc_config.shm_resident;
 }
 
 uint64_t scc_pool_given_back(const scc_xport_t *x)

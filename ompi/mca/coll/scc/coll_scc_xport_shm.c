@@ -65,7 +65,7 @@ static void scc_segment_sweep(const char *dir)
 /* Creates the segment as a memfd or as a file. */
 static int scc_segment_create(scc_segment_info_t *info, size_t bytes, unsigned cid, bool memfd)
 {
-    mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+    mca_coll_scc_config_t *cs = &mca_coll_scc_config;
     static unsigned counter = 0;
     int fd = -1;
 
@@ -246,7 +246,7 @@ int mca_coll_scc_segment_attach_nodes(const scc_members_t *mb, const scc_nodes_t
                                       const char *what, void **base, bool *memfd)
 {
     struct ompi_communicator_t *comm = mb->comm;
-    int backing = mca_coll_scc_component.shm_backing;   /* 0 auto, 1 memfd, 2 file */
+    int backing = mca_coll_scc_config.shm_backing;   /* 0 auto, 1 memfd, 2 file */
 
     if (NULL != memfd) {
         *memfd = 2 != backing;
@@ -261,7 +261,7 @@ int mca_coll_scc_segment_attach_nodes(const scc_members_t *mb, const scc_nodes_t
             *memfd = false;
         }
         SCC_VERBOSE(1, "coll:scc: comm %u (%s): memfd segment unavailable, trying a file in %s",
-                    SCC_COMM_CID(comm), SCC_COMM_NAME(comm), mca_coll_scc_component.shm_dir);
+                    SCC_COMM_CID(comm), SCC_COMM_NAME(comm), mca_coll_scc_config.shm_dir);
     }
     return scc_segment_try(mb, nd, bytes, my_off, my_len, my_hot, what, false, false,
                            base);
@@ -289,7 +289,7 @@ static void scc_shm_detach(scc_xport_t *x)
 
 static int scc_shm_attach(scc_xport_t *x, const scc_members_t *mb)
 {
-    mca_coll_scc_component_t *cs = &mca_coll_scc_component;
+    mca_coll_scc_config_t *cs = &mca_coll_scc_config;
     long page = sysconf(_SC_PAGESIZE);
     void *base = NULL;
     bool memfd = false;

@@ -311,8 +311,9 @@ static inline int scc_slot_of(const scc_xport_t *x, uint32_t tag)
 }
 
 /* While a rank waits long for its first message of a call whose shape it checks: true when
- * some message of the call on this node says another shape (x->met then holds it) --
- * the message this rank waits for may never come (coll_scc_drain.c). */
+ * some message of the call on this node, or across nodes over the pml, says another shape
+ * (x->met then holds it) -- the message this rank waits for may never come
+ * (coll_scc_xport.c; why: coll_scc_drain.c). */
 bool scc_xport_shape_stuck(scc_xport_t *x, unsigned *turns);
 
 /* Waits for message tag of peer and returns its header (payload not consumed yet).  NULL

@@ -51,8 +51,8 @@ static const uint32_t valid_algs[SCC_COLL_COUNT] = {
     [SCC_COLL_SCAN] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_LEADERS),
     [SCC_COLL_EXSCAN] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_LEADERS),
     [SCC_COLL_ALLTOALLW] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG) | BIT(SCC_ALG_RING),
-    /* ring: the v-variants as alltoallv's pairwise exchange; tree, bruck: across nodes, on
-       parts padded to the largest */
+    /* ring: the v-variants as alltoallv's pairwise exchange; tree, bruck: across nodes, each
+       part by its own size */
     [SCC_COLL_GATHERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_TREE),
     [SCC_COLL_SCATTERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_TREE),
     [SCC_COLL_ALLGATHERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_BRUCK),
@@ -219,8 +219,7 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
         add_range(e, p, SIZE_MAX, SCC_ALG_RING);
         break;
     case SCC_COLL_ALLGATHERV:
-        /* the leaders' Bruck on parts padded to the largest (the pairwise exchange where
-           they are too uneven: coll_scc_allgatherv.c) */
+        /* the leaders' Bruck, each part by its own size (coll_scc_run_vnodes.c) */
         add_range(e, p, SIZE_MAX, SCC_ALG_BRUCK);
         break;
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
@@ -239,8 +238,8 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
     case SCC_COLL_SCATTER:
     case SCC_COLL_GATHERV:
     case SCC_COLL_SCATTERV:
-        /* leader aggregation, the leaders' binomial tree (the v-variants: parts padded to
-           the largest, the pairwise exchange where they are too uneven) */
+        /* leader aggregation, the leaders' binomial tree (the v-variants: each part by its
+           own size) */
         add_range(e, p, SIZE_MAX, SCC_ALG_TREE);
         break;
     default:

@@ -260,8 +260,9 @@ static void test_comm(MPI_Comm comm, const char *name)
 }
 
 /* ---------------------------------------------------------------- reduce_scatter (and
- * reduce_scatter_block, allreduce, reduce), scans, alltoallw: several datatypes, in place, uneven and zero counts, and a non-commutative
- * operation, each result against a reference computed here in rank order. */
+ * reduce_scatter_block, allreduce, reduce), scans, alltoallw: several datatypes, in place,
+ * uneven and zero counts, and a non-commutative operation, each result against a reference
+ * computed here in rank order. */
 
 enum { K_INT, K_DOUBLE, K_MAT, K_VEC, NKINDS };
 static const char *const kind_names[NKINDS] = { "int", "double", "matrix", "vector" };

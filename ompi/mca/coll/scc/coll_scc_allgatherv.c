@@ -5,7 +5,8 @@
  * choice for no particular size, as the other v-variants.  The direct algorithm takes the
  * parts by their counts and displacements; across nodes the leaders aggregate them as
  * allgather's Bruck does, each part by its own size (coll_scc_run_vnodes.c); the pairwise
- * exchange (forced: ring) is alltoallv's with the same block for every peer. */
+ * exchange (where one part dwarfs the others, or forced: ring) is alltoallv's with the same
+ * block for every peer. */
 #include <string.h>
 
 #include "coll_scc.h"
@@ -100,8 +101,8 @@ int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t
                                                  m, v + 2 * n, v + 3 * n, v + 4 * n, in, out))) {
         /* served by the leaders */
     } else {
-        /* my part to every peer, from in; to myself only where it is not in place (the
-           leaders' schedule cannot run: this) */
+        /* my part to every peer, from in; to myself only where it is not in place (where
+           the leaders do not serve: this) */
         alg = SCC_ALG_BRUCK == alg ? SCC_ALG_RING : alg;
         for (int d = 0; d < n; ++d) {
             v[d] = mine;

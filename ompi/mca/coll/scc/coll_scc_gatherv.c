@@ -3,8 +3,8 @@
  * Only the root knows every part's size, so the choice depends on none: the table's choice
  * for no particular size.  The direct algorithm takes the parts by the root's counts and
  * displacements; across nodes the leaders aggregate the parts, each by its own size
- * (coll_scc_run_vnodes.c); the pairwise exchange (forced: ring) is alltoallv's with one
- * receiver. */
+ * (coll_scc_run_vnodes.c); the pairwise exchange (where one part dwarfs the others, or
+ * forced: ring) is alltoallv's with one receiver. */
 #include "coll_scc.h"
 #include "coll_scc_blocks.h"
 #include "coll_scc_flat.h"

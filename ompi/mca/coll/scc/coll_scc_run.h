@@ -42,7 +42,9 @@ int mca_coll_scc_reduce_scatter_sched(mca_coll_scc_module_t *m, scc_alg_t a, con
  * (gatherv) or in (scatterv), its own part in (gatherv) or out (scatterv, NULL in place);
  * every other process gives or takes mine bytes at in or out (bytes and off: the root's
  * only).  One broadcast first, from the root, of where the parts lie.  *self: this rank's
- * own error.  allgatherv: every rank's bytes and off, its own part at in. */
+ * own error.  allgatherv: every rank's bytes and off, its own part at in.
+ * OMPI_ERR_NOT_AVAILABLE, on every rank alike (gatherv, scatterv: after the broadcast),
+ * where one part is more than twice the mean: the pairwise exchange serves those. */
 int mca_coll_scc_rootedv_parts(mca_coll_scc_module_t *m, scc_coll_t c, const size_t *bytes,
                                const size_t *off, size_t *at, const char *in, char *out,
                                size_t mine, int root, int *self);

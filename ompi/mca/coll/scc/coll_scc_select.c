@@ -219,7 +219,8 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
         add_range(e, p, SIZE_MAX, SCC_ALG_RING);
         break;
     case SCC_COLL_ALLGATHERV:
-        /* the leaders' Bruck, each part by its own size (coll_scc_run_vnodes.c) */
+        /* the leaders' Bruck, each part by its own size (the pairwise exchange where one
+           dwarfs the others: coll_scc_run_vnodes.c) */
         add_range(e, p, SIZE_MAX, SCC_ALG_BRUCK);
         break;
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
@@ -239,7 +240,7 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
     case SCC_COLL_GATHERV:
     case SCC_COLL_SCATTERV:
         /* leader aggregation, the leaders' binomial tree (the v-variants: each part by its
-           own size) */
+           own size, the pairwise exchange where one dwarfs the others) */
         add_range(e, p, SIZE_MAX, SCC_ALG_TREE);
         break;
     default:

@@ -9,8 +9,8 @@
 # matrix over roots, sizes, types and operations), and its counters must show that messages
 # within a node went through shared memory and every message between nodes through the pml.
 # Then the per-node communicators, one with a rank per node, the pml transport alone, a grid
-# given by coll_scc_nodes, every collective of scc_colls across nodes (reduce_scatter, the scans
-# and alltoallw also with ranks round robin, and the scans over the pml alone), and a call one
+# given by coll_scc_nodes, every collective of scc_colls across nodes (the reductions, the scans
+# and alltoallw also with ranks round robin and over the pml alone), and a call one
 # member fails (scc_hang -f).  Without
 # namespaces (not root, no unshare) every case fails with the reason.
 . "$SCC_SRCDIR/test/mpi/scc_lib.sh"
@@ -94,14 +94,13 @@ nodes_matrix() {
         { [ "$_traffic" = "-" ] || traffic_ok "$_log" "$_np" $_traffic; }
 }
 
-# scans_served LOG NP: on MPI_COMM_WORLD of NP processes no scan, exscan or alltoallw went to
-# the fallback, and reduce_scatter only its calls with the non-commutative matrix product
-# (10 of them: the ring needs a commutative operation, the direct algorithm one shared memory)
+# scans_served LOG NP: on MPI_COMM_WORLD of NP processes no reduce, allreduce,
+# reduce_scatter(_block), scan, exscan or alltoallw went to the fallback; the reductions with
+# the non-commutative matrix product (which the schedules decline) by the leaders in rank order
 scans_served() {
     grep -a "coll:scc: comm [0-9]* (MPI_COMM_WORLD) rank [0-9]* size $2 calls:" "$1" |
-        awk '/ (scan|exscan|alltoallw):fallback=/ { bad++ }
-             { if (match($0, / reduce_scatter:fallback=[0-9]+/) &&
-                   substr($0, RSTART + 25, RLENGTH - 25) + 0 > 10) bad++ }
+        awk '/ (reduce|allreduce|reduce_scatter_block|reduce_scatter|scan|exscan|alltoallw):fallback=/ { bad++ }
+             !/ reduce:leaders=[1-9].* allreduce:leaders=[1-9].* reduce_scatter_block:leaders=[1-9].* reduce_scatter:leaders=[1-9]/ { bad++ }
              END { exit (NR > 0 && !bad) ? 0 : 1 }'
 }
 
@@ -198,7 +197,7 @@ rc=$?
 ran_ok "$log" $rc 4 &&
     scc_served "$log" 4 MPI_COMM_WORLD "bcast:tree=.*allreduce:tree=.*alltoall:ring=.*alltoallv:ring=.*gather:tree=.*scatter:tree=.*allgather:bruck=.* reduce_scatter:ring=.* scan:leaders=.* exscan:leaders=.* alltoallw:ring=" &&
     scans_served "$log" 4
-tap_check $? "every collective across nodes (3 + 1): right, served by scc" "$log"
+tap_check $? "every collective across nodes (3 + 1), non-commutative reductions by the leaders in rank order: right, served by scc" "$log"
 
 # The same with ranks dealt round robin over 2 nodes (3 + 2): every run of consecutive ranks on
 # a node is one rank long, so the scans' prefix crosses nodes at every rank; and over the pml
@@ -209,28 +208,31 @@ rc=$?
 ran_ok "$log" $rc 5 &&
     scc_served "$log" 5 MPI_COMM_WORLD " reduce_scatter:ring=.* scan:leaders=.* exscan:leaders=.* alltoallw:ring=" &&
     scans_served "$log" 5
-tap_check $? "reduce_scatter, scan, exscan, alltoallw across nodes, ranks round robin (3 + 2): right, served by scc" "$log"
+tap_check $? "reduce_scatter, scan, exscan, alltoallw, the non-commutative reductions across nodes, ranks round robin (3 + 2): right, served by scc" "$log"
 log="$SCC_LOGDIR/nodes-colls-pml.log"
 nodes_run "$log" nodea:2,nodeb:2 4 --mca coll_scc_transport pml -- "$colls"
 rc=$?
 ran_ok "$log" $rc 4 &&
-    scc_served "$log" 4 MPI_COMM_WORLD " scan:leaders=[0-9]+ exscan:leaders="
-tap_check $? "scan and exscan across nodes over the pml alone (2 x 2): right, served by scc" "$log"
+    scc_served "$log" 4 MPI_COMM_WORLD " scan:leaders=[0-9]+ exscan:leaders=" &&
+    scans_served "$log" 4
+tap_check $? "scan, exscan and the non-commutative reductions across nodes over the pml alone (2 x 2): right, served by scc" "$log"
 # The v-variants across nodes (scc_colls v, as in colls.sh: every root, zero, uneven and
 # larger-than-a-slot counts, reversed and gapped displacements, a vector type, in place): the
-# leaders aggregate the parts padded to the largest (gatherv, scatterv: binomial trees between
-# them; allgatherv: Bruck), the pairwise exchange the calls whose parts are too uneven for
-# that -- each must serve some -- within a node through shared memory, between nodes through
-# the pml; 3 + 1, and 2 + 2 with ranks round robin
-for v in "3p1 nodea:3,nodeb:1 slot" "2x2rr nodea:2,nodeb:2 node"; do
+# leaders aggregate the parts, each by its own size (gatherv, scatterv: binomial trees between
+# them, after the root's broadcast of where the parts lie; allgatherv: Bruck), the pairwise
+# exchange the calls where one part dwarfs the others -- each must serve some -- within a node
+# through shared memory, between nodes through the pml; 3 + 1, 2 + 2 with ranks round robin,
+# and 2 + 1 + 2 (a leader between the root's node and another in the binomial tree)
+for v in "3p1 nodea:3,nodeb:1 slot 4" "2x2rr nodea:2,nodeb:2 node 4" "2p1p2 nodea:2,nodeb:1,nodec:2 slot 5"; do
     set -- $v
     log="$SCC_LOGDIR/nodes-v-$1.log"
-    SCC_NODE_MAP=$3 nodes_run "$log" "$2" 4 -- "$colls" v 30000
+    SCC_NODE_MAP=$3 nodes_run "$log" "$2" "$4" -- "$colls" v 30000
     rc=$?
-    ran_ok "$log" $rc 4 &&
-        scc_served "$log" 4 MPI_COMM_WORLD " gatherv:tree=[1-9].* gatherv:ring=[1-9].* scatterv:tree=[1-9].* scatterv:ring=[1-9].* allgatherv:ring=[1-9][0-9]* allgatherv:bruck=[1-9]" &&
-        ! grep -aqE "calls:.* (all)?(gather|scatter)v:fallback" "$log" && traffic_ok "$log" 4 "1 0"
-    tap_check $? "gatherv, scatterv, allgatherv across nodes ($2, by $3): the leaders (padded parts) and the pairwise exchange served every call, results right, the ways right" "$log"
+    ran_ok "$log" $rc "$4" &&
+        scc_served "$log" "$4" MPI_COMM_WORLD " gatherv:tree=[1-9].* gatherv:ring=[1-9].* scatterv:tree=[1-9].* scatterv:ring=[1-9].* allgatherv:ring=[1-9][0-9]* allgatherv:bruck=[1-9]" &&
+        ! grep -aqE "calls:.* (all)?(gather|scatter)v:fallback" "$log" &&
+        traffic_ok "$log" "$4" "1 0"
+    tap_check $? "gatherv, scatterv, allgatherv across nodes ($2, by $3): the leaders (each part by its own size) and the pairwise exchange served every call, results right, the ways right" "$log"
 done
 SCC_NODE_MAP=slot
 

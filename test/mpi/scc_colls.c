@@ -259,9 +259,10 @@ static void test_comm(MPI_Comm comm, const char *name)
     }
 }
 
-/* ---------------------------------------------------------------- reduce_scatter, scans,
- * alltoallw: several datatypes, in place, uneven and zero counts, and a non-commutative
- * operation, each result against a reference computed here in rank order. */
+/* ---------------------------------------------------------------- reduce_scatter (and
+ * reduce_scatter_block, allreduce, reduce), scans, alltoallw: several datatypes, in place,
+ * uneven and zero counts, and a non-commutative operation, each result against a reference
+ * computed here in rank order. */
 
 enum { K_INT, K_DOUBLE, K_MAT, K_VEC, NKINDS };
 static const char *const kind_names[NKINDS] = { "int", "double", "matrix", "vector" };
@@ -363,7 +364,10 @@ static void test_reductions_more(MPI_Comm comm, const char *name)
                 at += r < me ? (size_t) rc[r] : 0;
                 total += (size_t) rc[r];
             }
-            char *a = tb_alloc(total * es + 1), *b = tb_alloc(total * es + 1);
+            /* (reduce_scatter_block takes count from each rank) */
+            size_t cap = total > count * (size_t) n ? total : count * (size_t) n;
+            char *a = tb_alloc(cap * es + 1), *b = tb_alloc(cap * es + 1);
+            int root = (ci + k) % n;
             for (int ip = 0; ip <= 1; ++ip) {
                 const char *how = ip ? " in place" : "";
 
@@ -388,6 +392,31 @@ static void test_reductions_more(MPI_Comm comm, const char *name)
                 snprintf(what, sizeof(what), "%s reduce_scatter%s %s count %zu", name, how,
                          kind_names[k], count);
                 kcheck(k, b, at, (size_t) rc[me], 0, n - 1, salt, what);
+
+                /* reduce_scatter_block, allreduce, reduce: the same combination of all
+                   ranks (across nodes a non-commutative one by the leaders in rank order) */
+                kfill(k, a, count * (size_t) n, me, 0, salt);
+                memcpy(b, a, count * (size_t) n * es);
+                MPI_Reduce_scatter_block(ip ? MPI_IN_PLACE : a, b, (int) count, kind_type[k], op,
+                                         comm);
+                snprintf(what, sizeof(what), "%s reduce_scatter_block%s %s count %zu", name, how,
+                         kind_names[k], count);
+                kcheck(k, b, count * (size_t) me, count, 0, n - 1, salt, what);
+
+                memcpy(b, a, count * es);
+                MPI_Allreduce(ip ? MPI_IN_PLACE : a, b, (int) count, kind_type[k], op, comm);
+                snprintf(what, sizeof(what), "%s allreduce%s %s count %zu", name, how,
+                         kind_names[k], count);
+                kcheck(k, b, 0, count, 0, n - 1, salt, what);
+
+                memcpy(b, a, count * es);
+                MPI_Reduce(ip && me == root ? MPI_IN_PLACE : a, b, (int) count, kind_type[k], op,
+                           root, comm);
+                snprintf(what, sizeof(what), "%s reduce%s %s count %zu root %d", name, how,
+                         kind_names[k], count, root);
+                if (me == root) {
+                    kcheck(k, b, 0, count, 0, n - 1, salt, what);
+                }
             }
             tb_guards_ok(a, what);
             tb_guards_ok(b, what);

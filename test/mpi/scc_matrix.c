@@ -319,7 +319,8 @@ static void reference(const topcase *oc, void *ref, size_t count, size_t first, 
 /* Cases where the component documents it may decline (the fallback serves). */
 static int may_decline_reduction(const topcase *oc, const char *alg)
 {
-    int ordered = 0 == strcmp(alg, "flat");
+    /* the direct algorithm and across nodes the leaders' combine in rank order */
+    int ordered = 0 == strcmp(alg, "flat") || 0 == strcmp(alg, "leaders");
     return !oc->type->contiguous || (!oc->commutative && !ordered);
 }
 

@@ -53,7 +53,7 @@ int mca_coll_scc_allgather(const void *sbuf, int scount, struct ompi_datatype_t 
         }
     }
     rc = SCC_ALG_FLAT == alg ? mca_coll_scc_allgather_flat(m, in, out, bytes)
-                             : mca_coll_scc_allgather_sched(m, alg, in, out, bytes);
+                             : mca_coll_scc_allgather_sched(m, alg, in, out, bytes, NULL);
     if (OMPI_ERR_NOT_AVAILABLE == rc) {
         goto fallback;
     }

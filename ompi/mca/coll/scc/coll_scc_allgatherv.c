@@ -3,8 +3,10 @@
  *
  * Every rank knows every part's size, but the choice must not hang on which: the table's
  * choice for no particular size, as the other v-variants.  The direct algorithm takes the
- * parts by their counts and displacements; the pairwise exchange (across nodes) is
- * alltoallv's with the same block for every peer. */
+ * parts by their counts and displacements; across nodes the leaders aggregate them as
+ * allgather's Bruck does, each part by its own size (coll_scc_run_vnodes.c); the pairwise
+ * exchange (where one part dwarfs the others, or forced: ring) is alltoallv's with the same
+ * block for every peer. */
 #include <string.h>
 
 #include "coll_scc.h"
@@ -13,48 +15,6 @@
 #include "coll_scc_run.h"
 
 #include "ompi/datatype/ompi_datatype.h"
-
-/* Across nodes, the leaders aggregate as allgather's Bruck does, every part padded to the
- * largest -- where that at most doubles the bytes.  Every rank sees the same counts: all
- * choose alike.  OMPI_ERR_NOT_AVAILABLE (*alg set to ring), before anything moved, where the
- * parts are too uneven or the schedule cannot run: the pairwise exchange serves. */
-static int scc_allgatherv_padded(mca_coll_scc_module_t *m, size_t *v, const char *in, char *out,
-                                 scc_alg_t *alg)
-{
-    const int n = m->size, me = m->rank;
-    size_t most = 0, sum = 0;
-    char *pad;
-    int rc;
-
-    for (int i = 0; i < n; ++i) {
-        most = v[2 * n + i] > most ? v[2 * n + i] : most;
-        sum += v[2 * n + i];
-    }
-    /* the pairwise exchange for what is too uneven, or where the schedule cannot run */
-    *alg = SCC_ALG_RING;
-    if (0 == sum || most * (size_t) n > 2 * sum) {
-        return OMPI_ERR_NOT_AVAILABLE;
-    }
-    /* (scratch 2: allgather's schedules use 0, 1 and the bounce buffer) */
-    pad = mca_coll_scc_scratch(m, 2, most * (size_t) n + 1);
-    if (NULL == pad) {
-        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
-    }
-    if (v[2 * n + me] > 0) {
-        memcpy(pad + (size_t) me * most, in, v[2 * n + me]);
-    }
-    rc = mca_coll_scc_allgather_sched(m, SCC_ALG_BRUCK, pad + (size_t) me * most, pad, most);
-    if (OMPI_ERR_NOT_AVAILABLE == rc) {
-        return rc;
-    }
-    *alg = SCC_ALG_BRUCK;
-    for (int i = 0; OMPI_SUCCESS == rc && i < n; ++i) {
-        if (v[2 * n + i] > 0 && out + v[3 * n + i] != pad + (size_t) i * most) {
-            memcpy(out + v[3 * n + i], pad + (size_t) i * most, v[2 * n + i]);
-        }
-    }
-    return rc;
-}
 
 int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
                             void *rbuf, const int *rcounts, const int *displs,
@@ -78,8 +38,9 @@ int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t
         goto fallback;
     }
     /* per peer: bytes sent, their offsets, bytes received, their offsets (the pairwise
-       exchange's arrays; the direct algorithm's parts are the received ones) */
-    v = mca_coll_scc_scratch(m, SCC_SCRATCH_ARGS, 4 * (size_t) n * sizeof(size_t));
+       exchange's arrays; the direct algorithm's parts are the received ones), and room for
+       the leaders' layout of the parts (n + 1) */
+    v = mca_coll_scc_scratch(m, SCC_SCRATCH_ARGS, (5 * (size_t) n + 1) * sizeof(size_t));
     if (NULL == v) {
         return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
                                         "there is no memory for its byte counts");
@@ -136,10 +97,13 @@ int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t
         const scc_parts_t parts = { v + 2 * n, v + 3 * n, 0 };
         rc = mca_coll_scc_allgatherv_flat(m, in, out, &parts);
     } else if (SCC_ALG_BRUCK == alg
-               && OMPI_ERR_NOT_AVAILABLE != (rc = scc_allgatherv_padded(m, v, in, out, &alg))) {
-        /* served by the leaders (or, parts too uneven, the pairwise exchange) */
+               && OMPI_ERR_NOT_AVAILABLE != (rc = mca_coll_scc_allgatherv_parts(
+                                                 m, v + 2 * n, v + 3 * n, v + 4 * n, in, out))) {
+        /* served by the leaders */
     } else {
-        /* my part to every peer, from in; to myself only where it is not in place */
+        /* my part to every peer, from in; to myself only where it is not in place (where
+           the leaders do not serve: this) */
+        alg = SCC_ALG_BRUCK == alg ? SCC_ALG_RING : alg;
         for (int d = 0; d < n; ++d) {
             v[d] = mine;
             v[n + d] = 0;

@@ -62,7 +62,7 @@ int mca_coll_scc_gather(const void *sbuf, int scount, struct ompi_datatype_t *sd
     }
     rc = SCC_ALG_FLAT == alg ? mca_coll_scc_gather_flat(m, in, out, bytes, root)
                              : mca_coll_scc_rooted_parts_sched(m, SCC_COLL_GATHER, alg, in, out,
-                                                               bytes, root);
+                                                               bytes, NULL, root);
     if (OMPI_ERR_NOT_AVAILABLE == rc) {
         goto fallback;
     }

@@ -2,9 +2,9 @@
  *
  * Only the root knows every part's size, so the choice depends on none: the table's choice
  * for no particular size.  The direct algorithm takes the parts by the root's counts and
- * displacements; across nodes the leaders aggregate the parts padded to the largest
- * (coll_scc_run_vnodes.c), or where that would more than double what moves, the pairwise
- * exchange, alltoallv's with one receiver. */
+ * displacements; across nodes the leaders aggregate the parts, each by its own size
+ * (coll_scc_run_vnodes.c); the pairwise exchange (where one part dwarfs the others, or
+ * forced: ring) is alltoallv's with one receiver. */
 #include "coll_scc.h"
 #include "coll_scc_blocks.h"
 #include "coll_scc_flat.h"
@@ -35,8 +35,9 @@ int mca_coll_scc_gatherv(const void *sbuf, int scount, struct ompi_datatype_t *s
         goto fallback;
     }
     /* per peer: bytes sent, their offsets, bytes received, their offsets (the pairwise
-       exchange's arrays; the direct algorithm's parts are the received ones) */
-    v = mca_coll_scc_scratch(m, SCC_SCRATCH_ARGS, 4 * (size_t) n * sizeof(size_t));
+       exchange's arrays; the direct algorithm's parts are the received ones), and room for
+       the leaders' layout of the parts (n + 1) */
+    v = mca_coll_scc_scratch(m, SCC_SCRATCH_ARGS, (5 * (size_t) n + 1) * sizeof(size_t));
     if (NULL == v) {
         return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
                                         "there is no memory for its byte counts");
@@ -92,9 +93,9 @@ int mca_coll_scc_gatherv(const void *sbuf, int scount, struct ompi_datatype_t *s
         const scc_parts_t parts = { v + 2 * n, v + 3 * n, 0 };
         rc = mca_coll_scc_gatherv_flat(m, in, mine, out, &parts, root);
     } else if (SCC_ALG_TREE == alg
-               && OMPI_ERR_NOT_AVAILABLE != (rc = mca_coll_scc_rootedv_padded(
-                                                 m, SCC_COLL_GATHERV, v + 2 * n, v + 3 * n, in,
-                                                 out, mine, root, &self))) {
+               && OMPI_ERR_NOT_AVAILABLE != (rc = mca_coll_scc_rootedv_parts(
+                                                 m, SCC_COLL_GATHERV, v + 2 * n, v + 3 * n,
+                                                 v + 4 * n, in, out, mine, root, &self))) {
         /* the leaders aggregated */
     } else {
         alg = SCC_ALG_TREE == alg ? SCC_ALG_RING : alg;

@@ -1,5 +1,6 @@
 /* coll_scc_reduction.c: what MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter(_block) share --
- * which calls the component can take, and the schedule or the rank-ordered direct algorithm. */
+ * which calls the component can take, and the schedule or a rank-ordered algorithm (the
+ * direct one on one node, the leaders' across nodes). */
 #include "coll_scc_reduction.h"
 #include "coll_scc_flat.h"
 #include "coll_scc_run.h"
@@ -56,24 +57,99 @@ static int scc_reduction_run(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a
     }
 }
 
+/* Elements of the whole result that go to rank i (its block of a reduce_scatter, all
+ * of it to a reduce's root), from element *first */
+static size_t scc_ordered_part(scc_coll_t c, const scc_reduction_t *r, size_t count, int i,
+                               size_t *first)
+{
+    size_t cnt = SCC_COLL_REDUCE == c && i == r->root ? count : 0;
+
+    *first = 0;
+    if (SCC_COLL_REDUCE_SCATTER == c || SCC_COLL_REDUCE_SCATTER_BLOCK == c) {
+        scc_rs_block(r->count, r->at, i, first, &cnt);
+    }
+    return cnt;
+}
+
+/* Across nodes in rank order (leaders): the schedules combine in an order of their own
+ * (SCC_SCHED_F_COMMUTATIVE), but the scans' leaders combine in rank order by construction,
+ * so the inclusive scan leaves x0 op x1 op ... op x(n-1) at rank n - 1, which then goes where
+ * the call wants it: to every rank by the broadcast's schedule (allreduce), to the root or
+ * each rank's block to it by the pairwise exchange with one sender (reduce, reduce_scatter).
+ * Any operation; every rank computes its own prefix on the way, unused. */
+static int scc_reduction_ordered(mca_coll_scc_module_t *m, scc_coll_t c, const scc_reduction_t *r)
+{
+    const int n = m->size, me = m->rank, last = n - 1;
+    const bool blocks = SCC_COLL_REDUCE_SCATTER == c || SCC_COLL_REDUCE_SCATTER_BLOCK == c;
+    size_t dtsize, count, first, cnt, *v;
+    char *all;
+    int rc, rc2;
+
+    if (SCC_TOPO_NODES != m->topo.kind) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    ompi_datatype_type_size(r->dtype, &dtsize);
+    count = !blocks ? r->count : NULL != r->at ? r->at[n] : r->count * (size_t) n;
+    /* the whole result lands in out where that holds it (allreduce; reduce at its root) */
+    all = SCC_COLL_ALLREDUCE == c || (SCC_COLL_REDUCE == c && me == last && me == r->root)
+              ? r->out : mca_coll_scc_scratch(m, SCC_SCRATCH_OUT, count * dtsize + 1);
+    if (NULL == all) {
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+    }
+    rc = mca_coll_scc_scan_leaders(m, r->in, all, count, r->dtype, r->op, false);
+    if (SCC_COLL_ALLREDUCE == c) {
+        rc2 = mca_coll_scc_bcast_sched(m, SCC_ALG_TREE, all, count * dtsize, last);
+        return OMPI_SUCCESS == rc ? rc2 : rc;
+    }
+    /* per rank: bytes sent, their offsets, bytes received, their offsets: rank n - 1, the
+       only sender, sends each rank its part (its own it copies, unless it is there) */
+    v = mca_coll_scc_scratch(m, 0, 4 * (size_t) n * sizeof(size_t));
+    if (NULL == v) {
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+    }
+    for (int i = 0; i < n; ++i) {
+        cnt = scc_ordered_part(c, r, count, i, &first) * dtsize;
+        v[i] = me == last && all != r->out ? cnt : 0;
+        v[n + i] = first * dtsize;
+        v[2 * n + i] = 0;
+        v[3 * n + i] = 0;
+    }
+    if (all != r->out) {
+        v[2 * n + last] = scc_ordered_part(c, r, count, me, &first) * dtsize;
+    }
+    rc2 = mca_coll_scc_alltoallv_sched(m, SCC_ALG_RING, all, v, v + n, r->out, v + 2 * n,
+                                       v + 3 * n);
+    return OMPI_SUCCESS == rc ? rc2 : rc;
+}
+
 int mca_coll_scc_reduction(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg,
                            const scc_reduction_t *r)
 {
     int rc;
 
-    if (SCC_ALG_FLAT != alg) {
+    if (SCC_ALG_FLAT != alg && SCC_ALG_LEADERS != alg) {
         rc = scc_reduction_run(m, c, alg, r);
         if (OMPI_ERR_NOT_AVAILABLE != rc) {
             mca_coll_scc_count(m, c, alg);
             return rc;
         }
         /* the schedule cannot take this operation (not commutative): a forced algorithm
-           declines, the table's choice gives way to the rank-ordered direct one */
-        if ((m->unavail & (1u << SCC_ALG_FLAT))
-            || SCC_ALG_AUTO != mca_coll_scc_config.force[c]) {
+           declines, the table's choice gives way to a rank-ordered one -- the direct one on
+           one node, the leaders' across nodes */
+        if (SCC_ALG_AUTO != mca_coll_scc_config.force[c]) {
             return OMPI_ERR_NOT_AVAILABLE;
         }
-        alg = SCC_ALG_FLAT;
+        alg = SCC_TOPO_NODES == m->topo.kind ? SCC_ALG_LEADERS : SCC_ALG_FLAT;
+        if (m->unavail & (1u << alg)) {
+            return OMPI_ERR_NOT_AVAILABLE;
+        }
+    }
+    if (SCC_ALG_LEADERS == alg) {
+        rc = scc_reduction_ordered(m, c, r);
+        if (OMPI_ERR_NOT_AVAILABLE != rc) {
+            mca_coll_scc_count(m, c, alg);
+        }
+        return rc;
     }
     mca_coll_scc_count(m, c, alg);
     return scc_reduction_run(m, c, alg, r);

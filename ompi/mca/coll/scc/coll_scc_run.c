@@ -219,11 +219,13 @@ int mca_coll_scc_allreduce_sched(mca_coll_scc_module_t *m, scc_alg_t a, const ch
     return scc_xport_result(rc, scc_xport_end(x));
 }
 
-/* The plan of collective c that moves a part of `bytes` per rank (cut into blocks as a
- * broadcast's) and its buffers: parts in input, parts arriving in work.  NULL: cannot. */
+/* The plan of collective c that moves a part of `bytes` per rank -- or, at not NULL, part i
+ * bytes [at[i], at[i + 1]), bytes the largest: as many blocks each, a shorter part's last ones
+ * empty (cut as a broadcast's) -- and its buffers: parts in input, parts arriving in work.
+ * NULL: cannot. */
 static const scc_plan_t *scc_parts_plan(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a,
-                                        int root, size_t bytes, const char *input, char *work,
-                                        scc_exec_buf_t *b)
+                                        int root, size_t bytes, const size_t *at,
+                                        const char *input, char *work, scc_exec_buf_t *b)
 {
     size_t bs = mca_coll_scc_bcast_block(m->xp, a, bytes);
 
@@ -233,9 +235,10 @@ static const scc_plan_t *scc_parts_plan(mca_coll_scc_module_t *m, scc_coll_t c, 
     memset(b, 0, sizeof(*b));
     b->input = input;
     b->work = work;
-    b->total = bytes * (size_t) m->size;
+    b->total = NULL != at ? at[m->size] : bytes * (size_t) m->size;
     b->bs = bs;
     b->part = bytes;
+    b->part_at = at;
     b->kpart = scc_nblocks(bytes, bs);
     /* nothing is written after it is held (allgather, gather, scatter), the input never
        (alltoall): blocks may be read in place */
@@ -243,24 +246,38 @@ static const scc_plan_t *scc_parts_plan(mca_coll_scc_module_t *m, scc_coll_t c, 
     return mca_coll_scc_plan(m, c, a, root, b->kpart);
 }
 
+/* Where part i of b's parts starts, and its bytes */
+static inline size_t scc_buf_part_off(const scc_exec_buf_t *b, int i)
+{
+    return NULL != b->part_at ? b->part_at[i] : (size_t) i * b->part;
+}
+
+static inline size_t scc_buf_part_len(const scc_exec_buf_t *b, int i)
+{
+    return scc_buf_part_off(b, i + 1) - scc_buf_part_off(b, i);
+}
+
 int mca_coll_scc_allgather_sched(mca_coll_scc_module_t *m, scc_alg_t a, const char *sbuf,
-                                 char *rbuf, size_t bytes)
+                                 char *rbuf, size_t bytes, const size_t *at)
 {
     scc_exec_buf_t b;
-    const scc_plan_t *p = scc_parts_plan(m, SCC_COLL_ALLGATHER, a, 0, bytes, rbuf, rbuf,
+    const scc_plan_t *p = scc_parts_plan(m, SCC_COLL_ALLGATHER, a, 0, bytes, at, rbuf, rbuf,
                                          &b);
+    char *mine;
 
     if (NULL == p) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
-    if (sbuf != rbuf + (size_t) m->rank * bytes) {
-        memcpy(rbuf + (size_t) m->rank * bytes, sbuf, bytes);
+    mine = rbuf + scc_buf_part_off(&b, m->rank);
+    if (sbuf != mine && scc_buf_part_len(&b, m->rank) > 0) {
+        memcpy(mine, sbuf, scc_buf_part_len(&b, m->rank));
     }
     return scc_run_call(m, p, &b);
 }
 
 int mca_coll_scc_rooted_parts_sched(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a,
-                                    const char *in, char *out, size_t bytes, int root)
+                                    const char *in, char *out, size_t bytes, const size_t *at,
+                                    int root)
 {
     const scc_nodes_t *nd = &m->topo.nodes;
     const bool gather = SCC_COLL_GATHER == c;
@@ -268,46 +285,48 @@ int mca_coll_scc_rooted_parts_sched(mca_coll_scc_module_t *m, scc_coll_t c, scc_
     scc_exec_buf_t b;
     const scc_plan_t *p;
     char *mine = NULL;
+    size_t len;
     int lo, hi, rc;
 
     if (SCC_TOPO_NODES != m->topo.kind
-        || NULL == (p = scc_parts_plan(m, c, a, root, bytes, NULL, NULL, &b))) {
+        || NULL == (p = scc_parts_plan(m, c, a, root, bytes, at, NULL, NULL, &b))) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
+    len = scc_buf_part_len(&b, me);
     if (me == root) {
         /* the n parts; my own is not moved */
         b.input = in;
         b.work = gather ? out : NULL;
-        mine = gather ? out + (size_t) me * bytes : (char *) in + (size_t) me * bytes;
-        if (gather && in != mine) {
-            memcpy(mine, in, bytes);
-        } else if (!gather && NULL != out && out != mine) {
-            memcpy(out, mine, bytes);
+        mine = (gather ? out : (char *) in) + scc_buf_part_off(&b, me);
+        if (gather && in != mine && len > 0) {
+            memcpy(mine, in, len);
+        } else if (!gather && NULL != out && out != mine && len > 0) {
+            memcpy(out, mine, len);
         }
     } else if (me == scc_nodes_leader(nd, nd->node_of[me], root)) {
         /* a leader stages its subtree's parts, its own among them */
         scc_sched_hier_span(nd, me, root, &lo, &hi);
-        b.work = mca_coll_scc_scratch(m, 0, (size_t) (hi - lo + 1) * bytes + 1);
-        b.work_at = (size_t) lo * bytes;
+        b.work_at = scc_buf_part_off(&b, lo);
+        b.work = mca_coll_scc_scratch(m, 0, scc_buf_part_off(&b, hi + 1) - b.work_at + 1);
         if (NULL == b.work) {
             (void) mca_coll_scc_call_failed(m->xp, true, SCC_ERR_NO_MEM,
                                             "there is no memory for its subtree's parts");
         } else {
-            mine = b.work + (size_t) (me - lo) * bytes;
-            if (gather) {
-                memcpy(mine, in, bytes);
+            mine = b.work + (scc_buf_part_off(&b, me) - b.work_at);
+            if (gather && len > 0) {
+                memcpy(mine, in, len);
             }
         }
     } else {
         /* my part alone */
         b.input = in;
-        b.input_at = (size_t) me * bytes;
+        b.input_at = scc_buf_part_off(&b, me);
         b.work = out;
         b.work_at = b.input_at;
     }
     rc = scc_run_call(m, p, &b);
-    if (OMPI_SUCCESS == rc && !gather && me != root && NULL != mine) {
-        memcpy(out, mine, bytes);   /* a leader's part of the scatter, from its stage */
+    if (OMPI_SUCCESS == rc && !gather && me != root && NULL != mine && len > 0) {
+        memcpy(out, mine, len);   /* a leader's part of the scatter, from its stage */
     }
     return rc;
 }

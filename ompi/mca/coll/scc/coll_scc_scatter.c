@@ -50,7 +50,7 @@ int mca_coll_scc_scatter(const void *sbuf, int scount, struct ompi_datatype_t *s
     }
     rc = SCC_ALG_FLAT == alg ? mca_coll_scc_scatter_flat(m, in, out, bytes, root)
                              : mca_coll_scc_rooted_parts_sched(m, SCC_COLL_SCATTER, alg, in, out,
-                                                               bytes, root);
+                                                               bytes, NULL, root);
     if (OMPI_ERR_NOT_AVAILABLE == rc) {
         goto fallback;
     }

@@ -2,9 +2,9 @@
  *
  * Only the root knows every part's size, so the choice depends on none: the table's choice
  * for no particular size.  The direct algorithm tells each reader where its part lies; the
- * leaders spread the parts padded to the largest across nodes (coll_scc_run_vnodes.c), or where
- * that would more than double what moves, the pairwise exchange, alltoallv's with one
- * sender. */
+ * leaders spread the parts across nodes, each by its own size (coll_scc_run_vnodes.c); the
+ * pairwise exchange (where one part dwarfs the others, or forced: ring) is alltoallv's with
+ * one sender. */
 #include "coll_scc.h"
 #include "coll_scc_blocks.h"
 #include "coll_scc_flat.h"
@@ -35,8 +35,9 @@ int mca_coll_scc_scatterv(const void *sbuf, const int *scounts, const int *displ
         goto fallback;
     }
     /* per peer: bytes sent, their offsets, bytes received, their offsets (the pairwise
-       exchange's arrays; the direct algorithm's parts are the sent ones) */
-    v = mca_coll_scc_scratch(m, SCC_SCRATCH_ARGS, 4 * (size_t) n * sizeof(size_t));
+       exchange's arrays; the direct algorithm's parts are the sent ones), and room for the
+       leaders' layout of the parts (n + 1) */
+    v = mca_coll_scc_scratch(m, SCC_SCRATCH_ARGS, (5 * (size_t) n + 1) * sizeof(size_t));
     if (NULL == v) {
         return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
                                         "there is no memory for its byte counts");
@@ -84,9 +85,9 @@ int mca_coll_scc_scatterv(const void *sbuf, const int *scounts, const int *displ
         const scc_parts_t parts = { v, v + n, 0 };
         rc = mca_coll_scc_scatterv_flat(m, in, &parts, out, mine, root);
     } else if (SCC_ALG_TREE == alg
-               && OMPI_ERR_NOT_AVAILABLE != (rc = mca_coll_scc_rootedv_padded(
-                                                 m, SCC_COLL_SCATTERV, v, v + n, in, out, mine,
-                                                 root, &self))) {
+               && OMPI_ERR_NOT_AVAILABLE != (rc = mca_coll_scc_rootedv_parts(
+                                                 m, SCC_COLL_SCATTERV, v, v + n, v + 4 * n, in,
+                                                 out, mine, root, &self))) {
         /* the leaders spread them */
     } else {
         alg = SCC_ALG_TREE == alg ? SCC_ALG_RING : alg;

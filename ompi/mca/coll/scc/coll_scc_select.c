@@ -33,22 +33,26 @@ static const uint32_t valid_algs[SCC_COLL_COUNT] = {
                        | BIT(SCC_ALG_NOCMSG),
     [SCC_COLL_BARRIER] = BIT(SCC_ALG_DISSEM) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG)
                          | BIT(SCC_ALG_NOCMSG_FANIN),
-    [SCC_COLL_REDUCE] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG),
+    /* leaders: across nodes, the scans' leaders in rank order, then the result moved
+       (coll_scc_reduction.c) */
+    [SCC_COLL_REDUCE] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG)
+                        | BIT(SCC_ALG_LEADERS),
     [SCC_COLL_ALLREDUCE] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE) | BIT(SCC_ALG_NOCMSG)
-                           | BIT(SCC_ALG_BUTTERFLY) | BIT(SCC_ALG_RING),
+                           | BIT(SCC_ALG_BUTTERFLY) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_LEADERS),
     [SCC_COLL_ALLTOALL] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG) | BIT(SCC_ALG_RING)
                           | BIT(SCC_ALG_LEADERS),
     [SCC_COLL_ALLTOALLV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG) | BIT(SCC_ALG_RING),
     [SCC_COLL_GATHER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE),
     [SCC_COLL_SCATTER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_TREE),
     [SCC_COLL_ALLGATHER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_BRUCK),
-    [SCC_COLL_REDUCE_SCATTER_BLOCK] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
-    [SCC_COLL_REDUCE_SCATTER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING),
+    [SCC_COLL_REDUCE_SCATTER_BLOCK] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING)
+                                      | BIT(SCC_ALG_LEADERS),
+    [SCC_COLL_REDUCE_SCATTER] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_LEADERS),
     [SCC_COLL_SCAN] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_LEADERS),
     [SCC_COLL_EXSCAN] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_LEADERS),
     [SCC_COLL_ALLTOALLW] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_NOCMSG) | BIT(SCC_ALG_RING),
-    /* ring: the v-variants as alltoallv's pairwise exchange; tree, bruck: across nodes, on
-       parts padded to the largest */
+    /* ring: the v-variants as alltoallv's pairwise exchange; tree, bruck: across nodes, each
+       part by its own size */
     [SCC_COLL_GATHERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_TREE),
     [SCC_COLL_SCATTERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_TREE),
     [SCC_COLL_ALLGATHERV] = BIT(SCC_ALG_FLAT) | BIT(SCC_ALG_RING) | BIT(SCC_ALG_BRUCK),
@@ -215,8 +219,8 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
         add_range(e, p, SIZE_MAX, SCC_ALG_RING);
         break;
     case SCC_COLL_ALLGATHERV:
-        /* the leaders' Bruck on parts padded to the largest (the pairwise exchange where
-           they are too uneven: coll_scc_allgatherv.c) */
+        /* the leaders' Bruck, each part by its own size (the pairwise exchange where one
+           dwarfs the others: coll_scc_run_vnodes.c) */
         add_range(e, p, SIZE_MAX, SCC_ALG_BRUCK);
         break;
     case SCC_COLL_REDUCE_SCATTER_BLOCK:
@@ -235,8 +239,8 @@ static void node_ranges(scc_select_entry_t *e, scc_coll_t c, const scc_select_to
     case SCC_COLL_SCATTER:
     case SCC_COLL_GATHERV:
     case SCC_COLL_SCATTERV:
-        /* leader aggregation, the leaders' binomial tree (the v-variants: parts padded to
-           the largest, the pairwise exchange where they are too uneven) */
+        /* leader aggregation, the leaders' binomial tree (the v-variants: each part by its
+           own size, the pairwise exchange where one dwarfs the others) */
         add_range(e, p, SIZE_MAX, SCC_ALG_TREE);
         break;
     default:

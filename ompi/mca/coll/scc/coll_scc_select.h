@@ -45,7 +45,8 @@ typedef enum {
     SCC_ALG_DISSEM,        /* m-way dissemination barrier, seeds/004 */
     SCC_ALG_NOCMSG_FANIN,  /* the thesis's fan-in-only barrier: NOT an MPI barrier */
     SCC_ALG_BRUCK,         /* allgather across nodes: Bruck's dissemination between leaders */
-    SCC_ALG_LEADERS,       /* alltoall across nodes: each node's leader aggregates its pairs */
+    SCC_ALG_LEADERS,       /* across nodes: alltoall by each node's leader; the scans and
+                              reductions in rank order */
     SCC_ALG_COUNT
 } scc_alg_t;
 

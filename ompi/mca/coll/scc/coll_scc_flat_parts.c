@@ -123,6 +123,23 @@ static inline bool scc_scatterv_direct(const scc_xport_t *x, size_t len)
            && !scc_single_copy_blocks(x, len);
 }
 
+/* The parts that go alone, after anything else the root sends in the call (with the
+ * table): where every message of the call has a slot of its own (n + 1 <= nslots), the
+ * reader's ack waits for its next call (scc_flat_recv_single). */
+static int scc_scatterv_alone(scc_xport_t *x, const char *sbuf, const scc_parts_t *parts)
+{
+    int rc = OMPI_SUCCESS;
+    for (int d = 0; d < x->size; ++d) {
+        size_t len = d != x->rank ? scc_part_len(parts, d) : 0;
+        if (scc_scatterv_direct(x, len)) {
+            scc_xport_note(x, &rc, scc_xport_send(x, scc_piece_tag(1, 0, x->size, d),
+                                                  sbuf + scc_part_off(parts, d), len, 1, false,
+                                                  NULL));
+        }
+    }
+    return rc;
+}
+
 /* A reader knows its own part's size, not where it lies: small parts go alone (above);
  * for the others the root publishes a table, an entry per rank, in one message (tag 0)
  * with the parts that fit beside it; large parts are read single-copy from the root's
@@ -143,16 +160,10 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
     if (tbytes <= x->slot_size) {
         for (int d = 0; d < n; ++d) {
             size_t len = d != me ? scc_part_len(parts, d) : 0;
-            if (scc_scatterv_direct(x, len)) {
-                scc_xport_note(x, &rc, scc_xport_send(x, scc_piece_tag(1, 0, n, d),
-                                                      sbuf + scc_part_off(parts, d), len, 1,
-                                                      false, NULL));
-            } else if (len > 0) {
-                readers++;
-            }
+            readers += len > 0 && !scc_scatterv_direct(x, len);
         }
         if (0 == readers) {
-            return rc;
+            return scc_scatterv_alone(x, sbuf, parts);
         }
     }
     if (tbytes > x->slot_size) {
@@ -230,6 +241,7 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
             }
         }
     }
+    scc_xport_note(x, &rc, scc_scatterv_alone(x, sbuf, parts));
     return rc;
 }
 
@@ -263,8 +275,14 @@ static int scc_scatterv_take(scc_xport_t *x, int root, const scc_parts_t *parts,
     if (0 == rbytes) {
         return OMPI_SUCCESS;    /* nothing comes */
     }
-    if ((size_t) n * 2 * sizeof(uint64_t) > x->slot_size || scc_scatterv_direct(x, rbytes)) {
+    if ((size_t) n * 2 * sizeof(uint64_t) > x->slot_size) {
         return scc_recv_pieces(x, root, 1, me, 0, rbuf, rbytes);
+    }
+    if (scc_scatterv_direct(x, rbytes)) {
+        return n + 1 <= x->nslots ? scc_flat_recv_single(x, root, scc_piece_tag(1, 0, n, me),
+                                                         rbuf, rbytes)
+                                  : scc_xport_recv(x, root, scc_piece_tag(1, 0, n, me), rbuf,
+                                                   rbytes);
     }
     h = scc_xport_wait(x, root, 0);
     if (NULL == h) {

@@ -4,7 +4,8 @@
 # ...) at the same size: three runs per pass, alternating, several passes, medians.  OSU's
 # nonblocking "Pure Comm." column is the start-to-wait latency without computation.  The
 # project neither includes nor builds OSU: give the directory of your build (OSU 7: the one
-# holding non_blocking/ and blocking/).
+# holding non_blocking/ and blocking/).  With -V: OSU's blocking benchmarks on scc against
+# tuned and sm (each in its own launch, alternating), the ratio scc / the better of them.
 set -u -o pipefail
 
 usage() {
@@ -18,19 +19,23 @@ usage: test/bench/osu_nbc.sh [options] OSU_COLLECTIVE_DIR
   -o DIR    results directory (default build/bench-results/<date>-osu-nbc)
   -b DIR    the build tree (default ./build)
   -B BIND   mpirun --bind-to (default core; more processes than cores: none)
+  -V        blocking: scc against tuned and sm (e.g. -V -C "gatherv scatterv allgatherv
+            reduce_scatter"; sm's launch has sm first: it serves what it implements)
 The table per process count: size, then medians over passes of scc's nonblocking pure
 communication latency, libnbc's, scc's blocking latency (us), and the ratios scc-i / scc
-blocking and scc-i / libnbc.  Each run's verbose counters must show scc serving the form.
+blocking and scc-i / libnbc.  Each run's verbose counters must show scc serving the form.  With -V: size,
+medians of scc, tuned, sm (us), then scc / min(tuned, sm) of the medians and the lowest and
+highest of that ratio over the passes (pass by pass).
 EOF2
 }
 
 cmdline="$0 $*"
 nps="2 4 8" colls="allreduce bcast reduce barrier allgather alltoall gather scatter"
-passes=3 max=1048576 iters=200 out="" build=./build bind=""
-while getopts "n:C:p:m:i:o:b:B:h" opt; do
+passes=3 max=1048576 iters=200 out="" build=./build bind="" vs=0
+while getopts "n:C:p:m:i:o:b:B:Vh" opt; do
     case $opt in
     n) nps=$OPTARG ;; C) colls=$OPTARG ;; p) passes=$OPTARG ;; m) max=$OPTARG ;;
-    i) iters=$OPTARG ;; o) out=$OPTARG ;; b) build=$OPTARG ;; B) bind=$OPTARG ;;
+    i) iters=$OPTARG ;; o) out=$OPTARG ;; b) build=$OPTARG ;; B) bind=$OPTARG ;; V) vs=1 ;;
     *) usage >&2; exit 2 ;;
     esac
 done
@@ -46,6 +51,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # (set up at the first call: the table measures the steady state, not the setup)
 scc="--mca mca_base_component_path $lib:$base --mca coll scc,tuned,basic,libnbc,self --mca coll_scc_verbose 2 --mca coll_scc_setup_calls 0"
 nbc="--mca coll tuned,basic,libnbc,self"
+sm="--mca coll sm,tuned,basic,libnbc,self --mca coll_sm_priority 100 --mca coll_base_verbose 10"
 echo "$cmdline" > "$out/command"
 
 # run NAME NP OPTS PROGRAM: one OSU run, its table as "size value" in raw/NAME
@@ -64,22 +70,61 @@ run() {
     esac > "$out/raw/$name.dat"
 }
 
+# median NAME: medians per size over the passes of raw/NAME-<pass>.dat into NAME.med
+median() {
+    cat "$out/raw/$1-"*.dat | awk '{ v[$1] = v[$1] " " $2 } END { for (s in v) print s, v[s] }' |
+        while read -r s vals; do
+            echo "$s $(echo "$vals" | tr ' ' '\n' | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')"
+        done | sort -k1,1 > "$out/$1.med"
+}
+
+# served NAME NP COLL: the run's verbose counters show scc serving COLL (not its fallback)
+served() {
+    grep -aq "(MPI_COMM_WORLD) rank 0 size $2 calls:.* $3:[a-z_]*[^k]=" "$out/raw/$1.log" \
+        || { echo "osu_nbc: scc did not serve $3 (np $2)" >&2; exit 1; }
+}
+
+if [ "$vs" = 1 ]; then
+    for np in $nps; do
+        for c in $colls; do
+            for p in $(seq 1 "$passes"); do
+                run "scc-$c-np$np-$p" "$np" "$scc" "blocking/osu_$c" || exit 1
+                served "scc-$c-np$np-$p" "$np" "$c"
+                run "tuned-$c-np$np-$p" "$np" "$nbc" "blocking/osu_$c" || exit 1
+                run "sm-$c-np$np-$p" "$np" "$sm" "blocking/osu_$c" || exit 1
+                grep -aq "coll:base:comm_select: selecting.*sm" "$out/raw/sm-$c-np$np-$p.log" ||
+                    grep -aq "checking available component sm" "$out/raw/sm-$c-np$np-$p.log" ||
+                    { echo "osu_nbc: sm was not available (np $np)" >&2; exit 1; }
+            done
+            for k in scc tuned sm; do median "$k-$c-np$np"; done
+            # per pass: scc / min(tuned, sm), for the spread
+            for p in $(seq 1 "$passes"); do
+                join "$out/raw/scc-$c-np$np-$p.dat" "$out/raw/tuned-$c-np$np-$p.dat" |
+                    join - "$out/raw/sm-$c-np$np-$p.dat" |
+                    awk '{ b = $3 < $4 ? $3 : $4; if (b > 0) print $1, $2 / b }'
+            done | awk '{ if (!($1 in lo) || $2 < lo[$1]) lo[$1] = $2; if ($2 > hi[$1]) hi[$1] = $2 }
+                        END { for (s in lo) print s, lo[s], hi[s] }' | sort -k1,1 > "$out/spread-$c-np$np"
+            {
+                echo "# $c, np $np: size  scc  tuned  sm (us, medians of $passes)  scc/min(tuned,sm)  pass low  high"
+                join "$out/scc-$c-np$np.med" "$out/tuned-$c-np$np.med" | join - "$out/sm-$c-np$np.med" |
+                    join - "$out/spread-$c-np$np" | sort -n |
+                    awk '{ b = $3 < $4 ? $3 : $4; printf "%8d %9.2f %9.2f %9.2f %7.2f %7.2f %7.2f\n", $1, $2, $3, $4, (b > 0 ? $2 / b : 0), $5, $6 }'
+            } | tee "$out/$c-np$np.txt"
+        done
+    done
+    exit 0
+fi
+
 for np in $nps; do
     for c in $colls; do
         for p in $(seq 1 "$passes"); do
             run "scc-i-$c-np$np-$p" "$np" "$scc" "non_blocking/osu_i$c" || exit 1
-            grep -aq "(MPI_COMM_WORLD) rank 0 size $np calls:.* i$c:[a-z_]*[^k]=" "$out/raw/scc-i-$c-np$np-$p.log" \
-                || { echo "osu_nbc: scc did not serve i$c (np $np)" >&2; exit 1; }
+            served "scc-i-$c-np$np-$p" "$np" "i$c"
             run "nbc-i-$c-np$np-$p" "$np" "$nbc" "non_blocking/osu_i$c" || exit 1
             run "scc-b-$c-np$np-$p" "$np" "$scc" "blocking/osu_$c" || exit 1
         done
         # medians per size over passes, the ratios
-        for k in scc-i nbc-i scc-b; do
-            cat "$out/raw/$k-$c-np$np-"*.dat | awk '{ v[$1] = v[$1] " " $2 } END { for (s in v) print s, v[s] }' |
-                while read -r s vals; do
-                    echo "$s $(echo "$vals" | tr ' ' '\n' | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')"
-                done | sort -k1,1 > "$out/$k-$c-np$np.med"
-        done
+        for k in scc-i nbc-i scc-b; do median "$k-$c-np$np"; done
         {
             echo "# i$c, np $np: size  scc-i  libnbc-i  scc-blocking  scc-i/scc-b  scc-i/libnbc (us, medians of $passes)"
             join "$out/scc-i-$c-np$np.med" "$out/nbc-i-$c-np$np.med" | join - "$out/scc-b-$c-np$np.med" |

@@ -140,6 +140,7 @@ timeout "${SCC_TIMEOUT:-600}" "$SCC_MPIRUN" --oversubscribe -np 2 \
 tap_check $? "--mca coll ^scc: scc not loaded, all collectives correct on the other modules" "$log"
 
 # The v-variants alone (scc_colls v [MAXCOUNT]): every root; counts all zero, uneven with zeros,
+# small beside large in one call,
 # and parts larger than a 64 KB slot; displacements in rank order, reversed, reversed with gaps;
 # int or a vector receive type with gaps (which must stay untouched); in place -- each buffer
 # checked whole against one computed locally, on MPI_COMM_WORLD and a reversed communicator.

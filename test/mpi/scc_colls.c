@@ -541,7 +541,8 @@ struct vlayout {
     int ext, per, offs[2];
 };
 
-/* counts (elements) per rank: 0 all zero, 1 uneven with zeros, 2 larger than a slot */
+/* counts (elements) per rank: 0 all zero, 1 uneven with zeros, 2 larger than a slot, 3 small
+ * and large mixed */
 static int v_count(int pattern, int r, int root, int maxcount)
 {
     int c = 0;
@@ -549,6 +550,9 @@ static int v_count(int pattern, int r, int root, int maxcount)
         c = r % 3 == 1 ? 0 : 1 + (r * 37 + root * 5) % 50;
     } else if (2 == pattern) {
         c = r == 1 ? 0 : 17000 + 3000 * r;
+    } else if (3 == pattern) {
+        /* small parts beside large ones in one call (scatterv sends the small alone) */
+        c = r % 3 == 0 ? 1 + r : (r % 3 == 1 ? 17000 + 3000 * r : 0);
     }
     return c < maxcount ? c : maxcount;
 }
@@ -639,7 +643,7 @@ static void test_v(MPI_Comm comm, const char *name, int maxcount)
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_ARE_FATAL);
 
     for (int root = 0; root < n; ++root) {
-        for (int pat = 0; pat < 3; ++pat) {
+        for (int pat = 0; pat < 4; ++pat) {
             for (int order = 0; order < 4; ++order) {
                 for (int li = 0; li < 2; ++li) {
                     for (int inpl = 0; inpl < 2; ++inpl) {

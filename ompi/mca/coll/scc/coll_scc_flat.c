@@ -18,6 +18,9 @@
 int scc_flat_recv_single(scc_xport_t *x, int peer, uint32_t tag, void *buf, size_t len)
 {
     scc_msg_hdr_t *h = scc_xport_wait(x, peer, tag);
+    if (OPAL_UNLIKELY(NULL == h)) {
+        return SCC_ERR_RESHAPE;     /* the call has another shape (x->shape_check) */
+    }
     if (OPAL_UNLIKELY(h->len != len || h->kind >= SCC_MSG_CMA)) {
         /* not a single shared-memory message of that length: the general path */
         return scc_xport_recv(x, peer, tag, buf, len);

@@ -111,10 +111,40 @@ static inline bool scc_scatter_packed(const scc_xport_t *x, const scc_parts_t *p
            && !scc_single_copy_blocks(x, parts->each);
 }
 
-/* A reader knows its own part's size, not where it lies: the root publishes a table, an
- * entry per rank, in one message (tag 0) with the small parts beside it; large parts are
- * read single-copy from the root's buffer (exposed with the table) or come in pieces
- * (tags 1 + k * n + d).  Where the table does not fit a slot, every part comes in pieces. */
+/* Parts up to this many bytes travel to their reader alone, as its first piece (tag 1 + d):
+ * no table to build and read, and a part of up to SCC_INLINE_MAX bytes rides in the header
+ * line the reader waits on -- the eager send of a point-to-point scatterv.  Root and reader
+ * decide by the part's size, which both know; an empty part sends nothing. */
+#define SCC_SCATTERV_DIRECT_MAX 512
+
+static inline bool scc_scatterv_direct(const scc_xport_t *x, size_t len)
+{
+    return len > 0 && len <= scc_min(x->slot_size, SCC_SCATTERV_DIRECT_MAX)
+           && !scc_single_copy_blocks(x, len);
+}
+
+/* The parts that go alone, after anything else the root sends in the call (with the
+ * table): where every message of the call has a slot of its own (n + 1 <= nslots), the
+ * reader's ack waits for its next call (scc_flat_recv_single). */
+static int scc_scatterv_alone(scc_xport_t *x, const char *sbuf, const scc_parts_t *parts)
+{
+    int rc = OMPI_SUCCESS;
+    for (int d = 0; d < x->size; ++d) {
+        size_t len = d != x->rank ? scc_part_len(parts, d) : 0;
+        if (scc_scatterv_direct(x, len)) {
+            scc_xport_note(x, &rc, scc_xport_send(x, scc_piece_tag(1, 0, x->size, d),
+                                                  sbuf + scc_part_off(parts, d), len, 1, false,
+                                                  NULL));
+        }
+    }
+    return rc;
+}
+
+/* A reader knows its own part's size, not where it lies: small parts go alone (above);
+ * for the others the root publishes a table, an entry per rank, in one message (tag 0)
+ * with the parts that fit beside it; large parts are read single-copy from the root's
+ * buffer (exposed with the table) or come in pieces (tags 1 + k * n + d).  Where the
+ * table does not fit a slot, every part comes in pieces. */
 static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const char *sbuf,
                              const scc_parts_t *parts)
 {
@@ -122,10 +152,19 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
     const size_t tbytes = (size_t) n * 2 * sizeof(uint64_t);
     size_t used = tbytes, lo = SIZE_MAX, hi = 0, pieces = 0;
     uint64_t *table;
-    int rc = OMPI_SUCCESS;
+    int rc = OMPI_SUCCESS, readers = 0;
 
     if (scc_scatter_packed(x, parts)) {
         return scc_xport_send(x, 0, sbuf, parts->each * (size_t) n, n - 1, false, NULL);
+    }
+    if (tbytes <= x->slot_size) {
+        for (int d = 0; d < n; ++d) {
+            size_t len = d != me ? scc_part_len(parts, d) : 0;
+            readers += len > 0 && !scc_scatterv_direct(x, len);
+        }
+        if (0 == readers) {
+            return scc_scatterv_alone(x, sbuf, parts);
+        }
     }
     if (tbytes > x->slot_size) {
         for (size_t k = 0;; ++k) {
@@ -152,6 +191,7 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
     }
     for (int d = 0; d < n; ++d) {
         size_t len = d != me ? scc_part_len(parts, d) : 0, off = scc_part_off(parts, d);
+        len = scc_scatterv_direct(x, len) ? 0 : len;   /* (sent alone above) */
         table[2 * d] = 0;
         table[2 * d + 1] = len;
         if (0 == len) {
@@ -182,12 +222,12 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
         char *dst = scc_xport_send_slot(x, 0, used);
         memcpy(dst, table, tbytes);
         scc_scatterv_inline(dst, table, n, sbuf, parts);
-        scc_xport_send_publish(x, 0, used, n - 1);
+        scc_xport_send_publish(x, 0, used, readers);
     } else {
         scc_scatterv_inline((char *) table, table, n, sbuf, parts);
-        scc_xport_note(x, &rc, hi > 0 ? scc_xport_expose(x, 0, sbuf + lo, hi - lo, n - 1, table,
-                                                         used)
-                                      : scc_xport_send(x, 0, table, used, n - 1, false, NULL));
+        scc_xport_note(x, &rc, hi > 0 ? scc_xport_expose(x, 0, sbuf + lo, hi - lo, readers,
+                                                         table, used)
+                                      : scc_xport_send(x, 0, table, used, readers, false, NULL));
     }
     /* piece-major: every reader gets its first piece before anyone its second */
     for (size_t k = 0; k < pieces; ++k) {
@@ -201,6 +241,7 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
             }
         }
     }
+    scc_xport_note(x, &rc, scc_scatterv_alone(x, sbuf, parts));
     return rc;
 }
 
@@ -231,8 +272,17 @@ static int scc_scatterv_take(scc_xport_t *x, int root, const scc_parts_t *parts,
         return rc;
     }
 
+    if (0 == rbytes) {
+        return OMPI_SUCCESS;    /* nothing comes */
+    }
     if ((size_t) n * 2 * sizeof(uint64_t) > x->slot_size) {
         return scc_recv_pieces(x, root, 1, me, 0, rbuf, rbytes);
+    }
+    if (scc_scatterv_direct(x, rbytes)) {
+        return n + 1 <= x->nslots ? scc_flat_recv_single(x, root, scc_piece_tag(1, 0, n, me),
+                                                         rbuf, rbytes)
+                                  : scc_xport_recv(x, root, scc_piece_tag(1, 0, n, me), rbuf,
+                                                   rbytes);
     }
     h = scc_xport_wait(x, root, 0);
     if (NULL == h) {

@@ -31,12 +31,12 @@ static inline scc_msg_hdr_t *scc_claim_slot(scc_xport_t *x, int slot)
 
     scc_xport_wait_readers(x, slot);
     x->cma_pending &= ~(1ull << slot);
-    /* once per 2^32 calls: the old id goes before the new upper half shows (scc_hdr_is) */
-    if (OPAL_UNLIKELY(h->call_hi != hi)) {
-        scc_msg_hdr_t *w = scc_wr(x, h, sizeof(*h));
-        scc_store64(&w->id, SCC_MSG_ID_NONE);
-        scc_store32(&w->call_hi, hi);
-    }
+    /* the old id goes before the call's upper half shows (scc_hdr_is); written, never read:
+       my reader polls this line, and a read would fetch it from the reader's cache just
+       before the message's writes take it back -- a line transfer more per message */
+    scc_msg_hdr_t *w = scc_wr(x, h, sizeof(*h));
+    scc_store64(&w->id, SCC_MSG_ID_NONE);
+    scc_store32(&w->call_hi, hi);
     return h;
 }
 

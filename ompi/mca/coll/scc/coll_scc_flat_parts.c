@@ -13,7 +13,7 @@
  * exposed buffer, or one of these */
 #define SCC_PART_PIECES (1ull << 62)   /* in pieces after the table (tags below) */
 #define SCC_PART_MORE (1ull << 61)     /* (any entry) the root sends pieces in this call */
-#define SCC_PART_ALONE (1ull << 60)    /* sent alone (tag 1 + d): its reader is not counted */
+#define SCC_PART_ALONE (1ull << 60)    /* sent alone (tag 1 + d), after the table */
 #define SCC_PART_WHERE (~(SCC_IN_SLOT | SCC_PART_PIECES | SCC_PART_MORE | SCC_PART_ALONE))
 
 /* Pieces of a part that travels through the slots: piece k of rank d's part is tag
@@ -144,10 +144,12 @@ static int scc_scatterv_alone(scc_xport_t *x, const char *sbuf, const scc_parts_
 
 /* A reader knows its own part's size, not where it lies: small parts go alone (above);
  * for the others the root publishes a table, an entry per rank (the parts sent alone
- * marked, their readers not counted), in one message (tag 0) with the parts that fit beside
- * it; large parts are read single-copy from the root's buffer (exposed with the table) or
- * come in pieces (tags 1 + n + k * n + d: never a tag of a part alone).  Where the table
- * does not fit a slot, every part comes in pieces (tags 1 + k * n + d). */
+ * marked), in one message (tag 0) with the parts that fit beside it, which every rank with
+ * a part reads (a small part's reader, to learn that its part went alone: a count on the
+ * other side of the cutoff, the caller's error, ends the call all the same); large parts
+ * are read single-copy from the root's buffer (exposed with the table) or come in pieces
+ * (tags 1 + n + k * n + d: never a tag of a part alone).  Where the table does not fit a
+ * slot, every part comes in pieces (tags 1 + k * n + d). */
 static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const char *sbuf,
                              const scc_parts_t *parts)
 {
@@ -155,7 +157,7 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
     const size_t tbytes = (size_t) n * 2 * sizeof(uint64_t);
     size_t used = tbytes, lo = SIZE_MAX, hi = 0, pieces = 0;
     uint64_t *table;
-    int rc = OMPI_SUCCESS, readers = 0;
+    int rc = OMPI_SUCCESS, readers = 0, large = 0;
 
     if (scc_scatter_packed(x, parts)) {
         return scc_xport_send(x, 0, sbuf, parts->each * (size_t) n, n - 1, false, NULL);
@@ -163,9 +165,10 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
     if (tbytes <= x->slot_size) {
         for (int d = 0; d < n; ++d) {
             size_t len = d != me ? scc_part_len(parts, d) : 0;
-            readers += len > 0 && !scc_scatterv_direct(x, len);
+            readers += len > 0;
+            large += len > 0 && !scc_scatterv_direct(x, len);
         }
-        if (0 == readers) {
+        if (0 == large) {
             return scc_scatterv_alone(x, sbuf, parts);
         }
     }
@@ -248,36 +251,37 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
     return rc;
 }
 
-/* A reader's part by the root's table (header h, tag 0; NULL: gone).  A reader the table
- * does not count (its count differs from the root's part: the root sent that part alone, or
- * none) must not acknowledge it, and trusts its entry only while the table is still there
- * (a root past the call may reuse the slot; it has then sent everything, and the part alone
- * is there or was never sent). */
+/* A reader's part by the root's table (header h, tag 0; NULL: gone).  The table counts
+ * every rank the root has a part for; a reader it does not count (the root has none for it:
+ * the caller's error) must not acknowledge it, and trusts no entry once the table is gone (a
+ * root past the call reuses the slot: the entry read, the header read again says). */
 static int scc_scatterv_by_table(scc_xport_t *x, int root, scc_msg_hdr_t *h, char *rbuf,
                                  size_t rbytes)
 {
     const int n = x->size, me = x->rank;
-    const uint32_t alone = scc_piece_tag(1, 0, n, me);
-    const uint64_t *t = NULL;
-    uint64_t where = 0, len = 0;
+    const uint64_t *t;
+    uint64_t where, len;
     int rc = OMPI_SUCCESS;
 
-    if (NULL != h && h->kind >= SCC_MSG_POISON) {
+    if (NULL == h) {
+        return MPI_ERR_TRUNCATE;
+    }
+    if (h->kind >= SCC_MSG_POISON) {
         scc_xport_release(x, root, 0);
         return SCC_MSG_POISON_CLASS(h->kind);
     }
-    if (NULL != h) {
-        t = (const uint64_t *) scc_xport_data(x, root, 0, h);
-        where = ((const volatile uint64_t *) t)[2 * me];
-        len = ((const volatile uint64_t *) t)[2 * me + 1];
+    t = (const uint64_t *) scc_xport_data(x, root, 0, h);
+    where = ((const volatile uint64_t *) t)[2 * me];
+    len = ((const volatile uint64_t *) t)[2 * me + 1];
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (0 == len || !scc_hdr_is(x, h, 0)) {
+        return MPI_ERR_TRUNCATE;
     }
-    if (0 == len || (where & SCC_PART_ALONE)) {
-        __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        if (NULL == h || !scc_hdr_is(x, h, 0)) {
-            where = NULL != scc_xport_test(x, root, alone) ? SCC_PART_ALONE : 0;
-        }
-        return (where & SCC_PART_ALONE) ? scc_xport_recv(x, root, alone, rbuf, rbytes)
-                                        : MPI_ERR_TRUNCATE;
+    if (where & SCC_PART_ALONE) {
+        /* the root sends it after the table, maybe in the table's slot: acknowledged now
+           (of another length where my count is not small) */
+        scc_xport_release(x, root, 0);
+        return scc_xport_recv(x, root, scc_piece_tag(1, 0, n, me), rbuf, rbytes);
     }
     if (len != rbytes) {
         rc = MPI_ERR_TRUNCATE;
@@ -342,10 +346,15 @@ static int scc_scatterv_take(scc_xport_t *x, int root, const scc_parts_t *parts,
         return scc_recv_pieces(x, root, 1, me, 0, rbuf, rbytes);
     }
     /* my part alone, or the table: the one my count says, or the other where the root's
-       part is on the other side of the cutoff (the table goes before any part alone) */
+       part is on the other side of the cutoff; the table goes first, and a part alone after
+       it has its reader counted there */
     if (scc_scatterv_direct(x, rbytes)) {
         if (0 == scc_xport_wait_either(x, root, alone, 0)) {
             return scc_scatterv_by_table(x, root, scc_xport_test(x, root, 0), rbuf, rbytes);
+        }
+        h = scc_xport_test(x, root, 0);
+        if (OPAL_UNLIKELY(NULL != h)) {
+            return scc_scatterv_by_table(x, root, h, rbuf, rbytes);
         }
         return n + 1 <= x->nslots ? scc_flat_recv_single(x, root, alone, rbuf, rbytes)
                                   : scc_xport_recv(x, root, alone, rbuf, rbytes);

@@ -8,6 +8,11 @@
 #     counts may choose apart), at 5 with every algorithm forced, on the emulated SCC
 #     buffers, with the messages read single-copy (process_vm_readv) from 8 KB, and over
 #     the pml transport (the shape in each sender's first message to a reader).
+#   - Scatterv whose reader passes a count on the other side of the 512-byte cutoff than the
+#     root's part for it (parts up to it go alone, larger ones through the root's table),
+#     both ways, and on the same side: that reader returns MPI_ERR_TRUNCATE, the others
+#     their parts; at 2, 4 and 9 processes (more messages than slots), on the emulated SCC
+#     buffers and with 64-byte slots (the cutoff at 64 bytes).
 #   - A failure injected into one call on one member (coll_scc_fail_setup R:scratch@N, its
 #     scratch buffers), in broadcasts and reductions, over shared memory and over the pml:
 #     the member returns an error, the others end the call, the next calls are right.
@@ -53,6 +58,27 @@ mismatch pml 4 "tree|jia|dopl|nocmsg" "-a auto,tree,jia,dopl,nocmsg -s 40,1000,6
     --mca coll_scc_transport pml
 mismatch single-copy 4 "tree|flat" "-a auto,flat,jia -s 40,1000,65536,400000,1048576" \
     --mca coll_scc_cma_min 8192
+
+# vmismatch NAME NP [mpirun options]: erroneous scatterv (scc_hang -v), every call served
+# by scc's direct algorithm (as many as the program counted), none by the fallback
+vmismatch() {
+    name=$1; np=$2; shift 2
+    log="$SCC_LOGDIR/hang-$name.log"
+    scc_run "$log" "$np" "$@" -- "$prog" -v
+    rc=$?
+    [ $rc -eq 0 ] && scc_no_failures "$log"
+    tap_check $? "$name: $np processes, a scatterv reader whose count crosses the root's part's cutoff returns MPI_ERR_TRUNCATE, the others their parts, the next calls right (rc $rc)" "$log"
+    calls=$(sed -n 's/^hang-scatterv: \([0-9]*\) calls$/\1/p' "$log")
+    [ -n "$calls" ] && scc_served "$log" "$np" "hang scatterv" " scatterv:flat=$calls( |\$)" &&
+        ! grep -a "(hang scatterv) rank .* calls:" "$log" | grep -q ":fallback="
+    tap_check $? "$name: scc's direct algorithm served all ${calls:-?} scatterv calls" "$log"
+}
+
+vmismatch scatterv-np2 2
+vmismatch scatterv-np4 4
+vmismatch scatterv-np9 9
+vmismatch scatterv-mpb 4 --mca coll_scc_mpb_emulate 1
+vmismatch scatterv-slot64 3 --mca coll_scc_shm_slot_size 64
 
 # fault NAME [mpirun options]: rank R fails every scratch buffer of call N of "hang fault",
 # at each probe of scc_hang -f (call 4k + 2), at a receiver, a root, a reduction's member

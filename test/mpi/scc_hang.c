@@ -13,6 +13,15 @@
  * same broadcast done right, one of another size from another root and an allreduce must
  * give every byte right.
  *
+ * Erroneous scatterv (-v, on "hang scatterv"): one reader, (root + 1) % n, passes a count
+ * whose part lies on the other side of the 512-byte cutoff than the root's part for it (the
+ * root sends parts up to it alone, the larger ones through its table), both ways, at the
+ * cutoff, inline against single copy, and on the same side; the other readers' parts all
+ * small, all large (a table) or both.  That reader must return MPI_ERR_TRUNCATE, the root
+ * and the others succeed with their parts; then the same scatterv done right, a broadcast
+ * and an allreduce must give every byte right.  Rank 0 prints the number of scatterv calls
+ * ("hang-scatterv: N calls") for the script to match against scc's counters.
+ *
  * Failures (-f): the script has coll_scc_fail_setup make rank R fail every scratch buffer
  * of call N on "hang fault" (R:scratch@N, read back here from the environment).  Call 1 is
  * a barrier; probe k is call 4k + 2 (PROBES below) and calls 4k + 3..4k + 5 check the
@@ -24,7 +33,7 @@
  * fails: call 2 of "hang abort") must end the job with a message naming the cause -- the
  * script checks that; here nothing returns.
  *
- * Usage: scc_hang [-a alg,...] [-s bytes,...] [-f] [-x] */
+ * Usage: scc_hang [-a alg,...] [-s bytes,...] [-f] [-x] [-v] */
 #include <unistd.h>
 
 #include "scc_test.h"
@@ -194,6 +203,108 @@ static void run_mismatch(MPI_Comm comm, const char *alg, const size_t *sizes, in
     }
 }
 
+/* ------------------------------------------------------------ erroneous scatterv */
+
+/* The wrong reader's part at the root and its count: across the cutoff both ways, at it,
+ * inline against single copy both ways, on the same side (small, large). */
+static const size_t VCASES[][2] = { { 64, 4096 }, { 4096, 64 },   { 512, 513 },  { 513, 512 },
+                                    { 8, 400000 }, { 400000, 8 }, { 64, 100 },   { 4096, 8000 } };
+#define NVCASES ((int) (sizeof(VCASES) / sizeof(VCASES[0])))
+
+static long scatterv_calls;
+
+/* The part of rank r when the others' parts are all small (0), all large (1) or both. */
+static size_t other_part(int others, int r)
+{
+    return 0 == others || (2 == others && r % 2) ? 40 + (size_t) r : 5000 + (size_t) r;
+}
+
+/* MPI_Scatterv from root, parts[r] bytes to rank r in rank order; rank r passes count[r].
+ * Checks that rank `bad` (-1: none) returns MPI_ERR_TRUNCATE, the others their part. */
+static void scatterv_check(MPI_Comm comm, const size_t *parts, const size_t *count, int root,
+                           int bad, int salt, const char *what)
+{
+    int *counts = malloc((size_t) nprocs * sizeof(int)), *displs = malloc((size_t) nprocs *
+                                                                           sizeof(int));
+    size_t total = 0, mine = count[rank], at;
+    unsigned char *sbuf, *rbuf;
+    int rc;
+
+    for (int r = 0; r < nprocs; ++r) {
+        counts[r] = (int) parts[r];
+        displs[r] = (int) total;
+        total += parts[r];
+    }
+    at = (size_t) displs[rank];
+    sbuf = tb_alloc(rank == root ? total : 1);
+    rbuf = tb_alloc(mine);
+    for (size_t i = 0; rank == root && i < total; ++i) {
+        sbuf[i] = tb_byte(root, i, salt);
+    }
+    memset(rbuf, FILL, mine);
+    rc = MPI_Scatterv(sbuf, counts, displs, MPI_BYTE, rbuf, (int) mine, MPI_BYTE, root, comm);
+    scatterv_calls++;
+    tb_case();
+    if (rank == bad) {
+        if (MPI_ERR_TRUNCATE != err_class(rc)) {
+            tb_fail("%s: rank %d passes %zu for a part of %zu: returned %s, not "
+                    "MPI_ERR_TRUNCATE", what, rank, mine, parts[rank], err_name(rc));
+        }
+    } else if (MPI_SUCCESS != rc) {
+        tb_fail("%s: rank %d: %s", what, rank, err_name(rc));
+    } else {
+        for (size_t i = 0; i < mine; ++i) {
+            if (rbuf[i] != tb_byte(root, at + i, salt)) {
+                tb_fail("%s: rank %d: byte %zu of its part is 0x%02x, not 0x%02x", what, rank,
+                        i, rbuf[i], tb_byte(root, at + i, salt));
+                break;
+            }
+        }
+    }
+    tb_guards_ok(sbuf, what);
+    tb_guards_ok(rbuf, what);
+    tb_free(sbuf);
+    tb_free(rbuf);
+    free(counts);
+    free(displs);
+}
+
+static void run_scatterv(MPI_Comm comm)
+{
+    size_t *parts = malloc((size_t) nprocs * sizeof(size_t));
+    size_t *count = malloc((size_t) nprocs * sizeof(size_t));
+    int roots[2] = { 0, nprocs - 1 }, salt = 0;
+    char what[160];
+
+    for (int k = 0; k < 2; ++k) {
+        const int root = roots[k], bad = (root + 1) % nprocs;
+        for (int others = 0; others < 3; ++others) {
+            for (int c = 0; c < NVCASES; ++c) {
+                for (int r = 0; r < nprocs; ++r) {
+                    parts[r] = count[r] = r == root ? 100 : other_part(others, r);
+                }
+                parts[bad] = VCASES[c][0];
+                count[bad] = VCASES[c][1];
+                snprintf(what, sizeof(what), "MPI_Scatterv from %d, others %d: rank %d's part "
+                         "%zu, its count %zu", root, others, bad, parts[bad], count[bad]);
+                scatterv_check(comm, parts, count, root, bad, salt += 7, what);
+                /* the communicator must be as good as before */
+                scatterv_check(comm, parts, parts, root, -1, salt += 7, what);
+                count[bad] = parts[bad] = VCASES[c][1];
+                scatterv_check(comm, parts, parts, root, -1, salt += 7, what);
+                right_bcast(comm, 1000, root, salt += 7, what);
+                right_allreduce(comm, 1000, what);
+            }
+        }
+    }
+    free(parts);
+    free(count);
+    if (0 == rank) {
+        printf("hang-scatterv: %ld calls\n", scatterv_calls);
+        fflush(stdout);
+    }
+}
+
 /* ------------------------------------------------------------ failures */
 
 #define MAXCALLS 64
@@ -349,14 +460,15 @@ static void run_abort(MPI_Comm comm)
 int main(int argc, char **argv)
 {
     size_t sizes[32] = { 40, 1000, 1024, 4099, 65536, 400000, 1 << 20, 4 << 20, 16 << 20 };
-    int nsizes = 9, failures = 0, fatal = 0, provided, opt, rc;
+    int nsizes = 9, failures = 0, fatal = 0, scatterv = 0, provided, opt, rc;
 
     tb_prog = "scc_hang";
-    while ((opt = getopt(argc, argv, "a:s:fx")) != -1) {
+    while ((opt = getopt(argc, argv, "a:s:fxv")) != -1) {
         if ('a' == opt) only_algs = optarg;
         else if ('s' == opt) sizes_arg = optarg;
         else if ('f' == opt) failures = 1;
         else if ('x' == opt) fatal = 1;
+        else if ('v' == opt) scatterv = 1;
     }
     if (NULL != sizes_arg) {
         nsizes = 0;
@@ -376,7 +488,11 @@ int main(int argc, char **argv)
         MPI_Type_commit(&gap_type);
         MPI_Type_free(&one);
     }
-    if (fatal) {
+    if (scatterv) {
+        MPI_Comm comm = tb_new_comm("hang scatterv");
+        run_scatterv(comm);
+        MPI_Comm_free(&comm);
+    } else if (fatal) {
         MPI_Comm comm = tb_new_comm("hang abort");
         run_abort(comm);
         MPI_Comm_free(&comm);

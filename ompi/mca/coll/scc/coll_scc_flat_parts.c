@@ -13,7 +13,8 @@
  * exposed buffer, or one of these */
 #define SCC_PART_PIECES (1ull << 62)   /* in pieces after the table (tags below) */
 #define SCC_PART_MORE (1ull << 61)     /* (any entry) the root sends pieces in this call */
-#define SCC_PART_WHERE (~(SCC_IN_SLOT | SCC_PART_PIECES | SCC_PART_MORE))
+#define SCC_PART_ALONE (1ull << 60)    /* sent alone (tag 1 + d), after the table */
+#define SCC_PART_WHERE (~(SCC_IN_SLOT | SCC_PART_PIECES | SCC_PART_MORE | SCC_PART_ALONE))
 
 /* Pieces of a part that travels through the slots: piece k of rank d's part is tag
  * base + k * n + d. */
@@ -111,10 +112,11 @@ static inline bool scc_scatter_packed(const scc_xport_t *x, const scc_parts_t *p
            && !scc_single_copy_blocks(x, parts->each);
 }
 
-/* Parts up to this many bytes travel to their reader alone, as its first piece (tag 1 + d):
- * no table to build and read, and a part of up to SCC_INLINE_MAX bytes rides in the header
- * line the reader waits on -- the eager send of a point-to-point scatterv.  Root and reader
- * decide by the part's size, which both know; an empty part sends nothing. */
+/* Parts up to this many bytes travel to their reader alone (tag 1 + d): no table to build
+ * and read, and a part of up to SCC_INLINE_MAX bytes rides in the header line the reader
+ * waits on -- the eager send of a point-to-point scatterv.  Root and reader decide by the
+ * part's size, which both know; an empty part sends nothing.  A reader whose count puts its
+ * part on the other side than the root's (the caller's error) waits for both ways. */
 #define SCC_SCATTERV_DIRECT_MAX 512
 
 static inline bool scc_scatterv_direct(const scc_xport_t *x, size_t len)
@@ -141,10 +143,13 @@ static int scc_scatterv_alone(scc_xport_t *x, const char *sbuf, const scc_parts_
 }
 
 /* A reader knows its own part's size, not where it lies: small parts go alone (above);
- * for the others the root publishes a table, an entry per rank, in one message (tag 0)
- * with the parts that fit beside it; large parts are read single-copy from the root's
- * buffer (exposed with the table) or come in pieces (tags 1 + k * n + d).  Where the
- * table does not fit a slot, every part comes in pieces. */
+ * for the others the root publishes a table, an entry per rank (the parts sent alone
+ * marked), in one message (tag 0) with the parts that fit beside it, which every rank with
+ * a part reads (a small part's reader, to learn that its part went alone: a count on the
+ * other side of the cutoff, the caller's error, ends the call all the same); large parts
+ * are read single-copy from the root's buffer (exposed with the table) or come in pieces
+ * (tags 1 + n + k * n + d: never a tag of a part alone).  Where the table does not fit a
+ * slot, every part comes in pieces (tags 1 + k * n + d). */
 static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const char *sbuf,
                              const scc_parts_t *parts)
 {
@@ -152,7 +157,7 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
     const size_t tbytes = (size_t) n * 2 * sizeof(uint64_t);
     size_t used = tbytes, lo = SIZE_MAX, hi = 0, pieces = 0;
     uint64_t *table;
-    int rc = OMPI_SUCCESS, readers = 0;
+    int rc = OMPI_SUCCESS, readers = 0, large = 0;
 
     if (scc_scatter_packed(x, parts)) {
         return scc_xport_send(x, 0, sbuf, parts->each * (size_t) n, n - 1, false, NULL);
@@ -160,9 +165,10 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
     if (tbytes <= x->slot_size) {
         for (int d = 0; d < n; ++d) {
             size_t len = d != me ? scc_part_len(parts, d) : 0;
-            readers += len > 0 && !scc_scatterv_direct(x, len);
+            readers += len > 0;
+            large += len > 0 && !scc_scatterv_direct(x, len);
         }
-        if (0 == readers) {
+        if (0 == large) {
             return scc_scatterv_alone(x, sbuf, parts);
         }
     }
@@ -191,10 +197,9 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
     }
     for (int d = 0; d < n; ++d) {
         size_t len = d != me ? scc_part_len(parts, d) : 0, off = scc_part_off(parts, d);
-        len = scc_scatterv_direct(x, len) ? 0 : len;   /* (sent alone above) */
-        table[2 * d] = 0;
+        table[2 * d] = scc_scatterv_direct(x, len) ? SCC_PART_ALONE : 0;   /* (sent last) */
         table[2 * d + 1] = len;
-        if (0 == len) {
+        if (0 == len || table[2 * d]) {
             continue;
         }
         if (scc_single_copy_blocks(x, len)) {
@@ -210,7 +215,8 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
         }
     }
     for (int d = 0; d < n; ++d) {
-        if (table[2 * d + 1] > 0 && 0 == (table[2 * d] & (SCC_IN_SLOT | SCC_PART_PIECES))) {
+        if (table[2 * d + 1] > 0
+            && 0 == (table[2 * d] & (SCC_IN_SLOT | SCC_PART_PIECES | SCC_PART_ALONE))) {
             table[2 * d] -= lo;     /* single copy: from the start of what is exposed */
         }
         if (pieces > 0) {
@@ -234,7 +240,7 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
         for (int d = 0; d < n; ++d) {
             size_t len = table[2 * d + 1], off = k * x->slot_size;
             if ((table[2 * d] & SCC_PART_PIECES) && off < len) {
-                scc_xport_note(x, &rc, scc_xport_send(x, scc_piece_tag(1, k, n, d),
+                scc_xport_note(x, &rc, scc_xport_send(x, scc_piece_tag(1 + n, k, n, d),
                                                       sbuf + scc_part_off(parts, d) + off,
                                                       scc_min(x->slot_size, len - off), 1,
                                                       false, NULL));
@@ -245,13 +251,74 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
     return rc;
 }
 
+/* A reader's part by the root's table (header h, tag 0; NULL: gone).  The table counts
+ * every rank the root has a part for; a reader it does not count (the root has none for it:
+ * the caller's error) must not acknowledge it, and trusts no entry once the table is gone (a
+ * root past the call reuses the slot: the entry read, the header read again says). */
+static int scc_scatterv_by_table(scc_xport_t *x, int root, scc_msg_hdr_t *h, char *rbuf,
+                                 size_t rbytes)
+{
+    const int n = x->size, me = x->rank;
+    const uint64_t *t;
+    uint64_t where, len;
+    int rc = OMPI_SUCCESS;
+
+    if (NULL == h) {
+        return MPI_ERR_TRUNCATE;
+    }
+    if (h->kind >= SCC_MSG_POISON) {
+        scc_xport_release(x, root, 0);
+        return SCC_MSG_POISON_CLASS(h->kind);
+    }
+    t = (const uint64_t *) scc_xport_data(x, root, 0, h);
+    where = ((const volatile uint64_t *) t)[2 * me];
+    len = ((const volatile uint64_t *) t)[2 * me + 1];
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (0 == len || !scc_hdr_is(x, h, 0)) {
+        return MPI_ERR_TRUNCATE;
+    }
+    if (where & SCC_PART_ALONE) {
+        /* the root sends it after the table, maybe in the table's slot: acknowledged now
+           (of another length where my count is not small) */
+        scc_xport_release(x, root, 0);
+        return scc_xport_recv(x, root, scc_piece_tag(1, 0, n, me), rbuf, rbytes);
+    }
+    if (len != rbytes) {
+        rc = MPI_ERR_TRUNCATE;
+    } else if (where & SCC_IN_SLOT) {
+        SCC_TRACED(SCC_PH_COPY, len, memcpy(rbuf, (const char *) t + (where & SCC_PART_WHERE),
+                                            len));
+    } else if (0 == (where & SCC_PART_PIECES) && len > 0) {
+        rc = scc_xport_read(x, root, h, where & SCC_PART_WHERE, rbuf, len);
+    }
+    if (where & SCC_PART_MORE) {
+        /* the root's pieces may need this slot in this call */
+        scc_xport_release(x, root, 0);
+    } else {
+        scc_xport_release_read(x, root, 0, h);
+    }
+    if (where & SCC_PART_PIECES) {
+        if (OMPI_SUCCESS == rc) {
+            rc = scc_recv_pieces(x, root, 1 + n, me, 0, rbuf, len);
+        } else {
+            /* the root sends them all the same: take them without data */
+            for (size_t k = 0, off = 0; off < len; ++k, off += x->slot_size) {
+                uint32_t tag = scc_piece_tag(1 + n, k, n, me);
+                if (NULL != scc_xport_wait(x, root, tag)) {
+                    scc_xport_release(x, root, tag);
+                }
+            }
+        }
+    }
+    return rc;
+}
+
 static int scc_scatterv_take(scc_xport_t *x, int root, const scc_parts_t *parts, char *rbuf,
                              size_t rbytes)
 {
     const int n = x->size, me = x->rank;
+    const uint32_t alone = scc_piece_tag(1, 0, n, me);
     scc_msg_hdr_t *h;
-    const uint64_t *t;
-    uint64_t where, len;
     int rc = OMPI_SUCCESS;
 
     if (scc_scatter_packed(x, parts)) {
@@ -278,51 +345,25 @@ static int scc_scatterv_take(scc_xport_t *x, int root, const scc_parts_t *parts,
     if ((size_t) n * 2 * sizeof(uint64_t) > x->slot_size) {
         return scc_recv_pieces(x, root, 1, me, 0, rbuf, rbytes);
     }
+    /* my part alone, or the table: the one my count says, or the other where the root's
+       part is on the other side of the cutoff; the table goes first, and a part alone after
+       it has its reader counted there */
     if (scc_scatterv_direct(x, rbytes)) {
-        return n + 1 <= x->nslots ? scc_flat_recv_single(x, root, scc_piece_tag(1, 0, n, me),
-                                                         rbuf, rbytes)
-                                  : scc_xport_recv(x, root, scc_piece_tag(1, 0, n, me), rbuf,
-                                                   rbytes);
-    }
-    h = scc_xport_wait(x, root, 0);
-    if (NULL == h) {
-        return SCC_ERR_RESHAPE;
-    }
-    if (h->kind >= SCC_MSG_POISON) {
-        scc_xport_release(x, root, 0);
-        return SCC_MSG_POISON_CLASS(h->kind);
-    }
-    t = (const uint64_t *) scc_xport_data(x, root, 0, h);
-    where = t[2 * me];
-    len = t[2 * me + 1];
-    if (len != rbytes) {
-        rc = MPI_ERR_TRUNCATE;
-    } else if (where & SCC_IN_SLOT) {
-        SCC_TRACED(SCC_PH_COPY, len, memcpy(rbuf, (const char *) t + (where & SCC_PART_WHERE),
-                                            len));
-    } else if (0 == (where & SCC_PART_PIECES) && len > 0) {
-        rc = scc_xport_read(x, root, h, where & SCC_PART_WHERE, rbuf, len);
-    }
-    if (where & SCC_PART_MORE) {
-        /* the root's pieces may need this slot in this call */
-        scc_xport_release(x, root, 0);
-    } else {
-        scc_xport_release_read(x, root, 0, h);
-    }
-    if (where & SCC_PART_PIECES) {
-        if (OMPI_SUCCESS == rc) {
-            rc = scc_recv_pieces(x, root, 1, me, 0, rbuf, len);
-        } else {
-            /* the root sends them all the same: take them without data */
-            for (size_t k = 0, off = 0; off < len; ++k, off += x->slot_size) {
-                uint32_t tag = scc_piece_tag(1, k, n, me);
-                if (NULL != scc_xport_wait(x, root, tag)) {
-                    scc_xport_release(x, root, tag);
-                }
-            }
+        if (0 == scc_xport_wait_either(x, root, alone, 0)) {
+            return scc_scatterv_by_table(x, root, scc_xport_test(x, root, 0), rbuf, rbytes);
         }
+        h = scc_xport_test(x, root, 0);
+        if (OPAL_UNLIKELY(NULL != h)) {
+            return scc_scatterv_by_table(x, root, h, rbuf, rbytes);
+        }
+        return n + 1 <= x->nslots ? scc_flat_recv_single(x, root, alone, rbuf, rbytes)
+                                  : scc_xport_recv(x, root, alone, rbuf, rbytes);
     }
-    return rc;
+    if (alone == scc_xport_wait_either(x, root, 0, alone)
+        && NULL == scc_xport_test(x, root, 0)) {
+        return scc_xport_recv(x, root, alone, rbuf, rbytes);    /* (of another length) */
+    }
+    return scc_scatterv_by_table(x, root, scc_xport_test(x, root, 0), rbuf, rbytes);
 }
 
 int mca_coll_scc_scatterv_flat(mca_coll_scc_module_t *m, const char *sbuf,

@@ -343,6 +343,23 @@ static inline scc_msg_hdr_t *scc_xport_test(const scc_xport_t *x, int peer, uint
     return scc_hdr_is(x, h, tag) ? h : NULL;
 }
 
+/* Waits for message a or b of peer, whichever comes first (a is looked at first), and
+ * returns its tag: where a message of the call may come another way (scatterv's erroneous
+ * calls), its reader waits for both. */
+static inline uint32_t scc_xport_wait_either(scc_xport_t *x, int peer, uint32_t a, uint32_t b)
+{
+    unsigned spins = 0;
+    if (NULL != scc_xport_test(x, peer, a)) {
+        return a;
+    }
+    SCC_TRACE_T0(t0);
+    while (NULL == scc_xport_test(x, peer, a) && NULL == scc_xport_test(x, peer, b)) {
+        scc_xport_idle(x, &spins);
+    }
+    SCC_TRACE_ADD(t0, SCC_PH_WAIT, 0);
+    return NULL != scc_xport_test(x, peer, a) ? a : b;
+}
+
 /* Counts me as a reader of the message in peer's slot: after this the sender may reuse it. */
 static inline void scc_xport_release(scc_xport_t *x, int peer, uint32_t tag)
 {

@@ -125,7 +125,7 @@ static void scc_task_resume(mca_coll_scc_task_t *t)
     if (!first) {
         uint64_t now = scc_ticks();
         hot = now - t->last < SCC_TASK_HOT;
-        t->last = now;
+        t->last = now | 1;      /* (without a cycle counter: never hot, never first again) */
     }
     m->cur_fiber = &t->fiber;
     m->form = t->form;

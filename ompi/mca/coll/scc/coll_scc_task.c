@@ -65,21 +65,30 @@ OBJ_CLASS_INSTANCE(mca_coll_scc_task_t, ompi_coll_base_nbc_request_t, scc_task_c
 
 /* ------------------------------------------------------------ the cache */
 
+/* Keeps an ended task and its stack for the next calls, if there is room (the lock held). */
+static bool scc_task_cache_put(mca_coll_scc_task_t *t)
+{
+    if (scc_ncache < SCC_TASK_CACHE) {
+        scc_cache[scc_ncache++] = t;
+        return true;
+    }
+    return false;
+}
+
 /* Gives a task back: its request is finished, the task and its stack go to the cache. */
 static void scc_task_release(mca_coll_scc_task_t *t)
 {
+    bool kept;
+
     if (t->retained) {
         t->retained = false;
         OBJ_RELEASE(t->comm);
     }
     OMPI_REQUEST_FINI(&t->super.super);
     scc_lock();
-    if (scc_ncache < SCC_TASK_CACHE) {
-        scc_cache[scc_ncache++] = t;
-        t = NULL;
-    }
+    kept = scc_task_cache_put(t);
     scc_unlock();
-    if (NULL != t) {
+    if (!kept) {
         OBJ_RELEASE(t);
     }
 }
@@ -263,9 +272,8 @@ static bool scc_task_enqueue(mca_coll_scc_task_t *t, bool eager, int *rc)
         ended = true;
         *rc = t->rc;
         t->queued = false;
-        if (scc_ncache < SCC_TASK_CACHE) {
-            OMPI_REQUEST_FINI(&t->super.super);
-            scc_cache[scc_ncache++] = t;
+        OMPI_REQUEST_FINI(&t->super.super);
+        if (scc_task_cache_put(t)) {
             t = NULL;
         }
     } else if (!t->retained) {
@@ -275,8 +283,7 @@ static bool scc_task_enqueue(mca_coll_scc_task_t *t, bool eager, int *rc)
     }
     scc_unlock();
     if (ended && NULL != t) {
-        OMPI_REQUEST_FINI(&t->super.super);
-        OBJ_RELEASE(t);
+        OBJ_RELEASE(t);     /* (no room in the cache) */
     }
     (void) scc_task_finish(done);
     return ended;

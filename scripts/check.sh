@@ -21,6 +21,11 @@ if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
     tail -n 30 make-check.out
     fail=1
 fi
+# each MPI test's time (scc_lib.sh's tap_done), longest first
+times=$(for l in test/mpi/*.log; do
+            sed -n "s|^# elapsed \([0-9]*\) s|\1 $(basename "$l" .log)|p" "$l"
+        done | sort -rn | awk '{printf "%s%s %s s", (NR > 1 ? ", " : ""), $2, $1}')
+[ -n "$times" ] && echo "check: per MPI test: $times"
 echo "check: setup and build $((t1 - t0)) s, tests $((t2 - t1)) s${SCC_TEST_REDUCED:+ (SCC_TEST_REDUCED=$SCC_TEST_REDUCED)}"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

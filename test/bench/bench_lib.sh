@@ -145,7 +145,7 @@ bl_mpirun() {
     # shellcheck disable=SC2086
     echo "$BL_MPIRUN --oversubscribe -np $np $(bl_bind_args "$np") $cargs ${BL_MPIRUN_ARGS:-} ${opts[*]} $*" > "$log.cmd"
     # shellcheck disable=SC2086,SC2046
-    timeout "$BL_TIMEOUT" "$BL_MPIRUN" --oversubscribe -np "$np" $(bl_bind_args "$np") $cargs \
+    timeout -k 20 "$BL_TIMEOUT" "$BL_MPIRUN" --oversubscribe -np "$np" $(bl_bind_args "$np") $cargs \
         ${BL_MPIRUN_ARGS:-} "${opts[@]}" "$@" > "$log" 2> "$log.err"
 }
 

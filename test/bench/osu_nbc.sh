@@ -62,7 +62,7 @@ run() {
     # the barriers print one row without a size: size 0, pure communication or latency
     case $prog in */osu_ibarrier) col=3 ;; */osu_barrier) col=1 ;; esac
     # shellcheck disable=SC2086
-    timeout 900 mpirun -np "$np" --oversubscribe --bind-to "$bind" $opts "$osu/$prog" \
+    timeout -k 20 900 mpirun -np "$np" --oversubscribe --bind-to "$bind" $opts "$osu/$prog" \
         -m "$max" -i "$iters" -x $((iters / 10)) > "$lf" 2>&1 || { echo "osu_nbc: $name failed ($lf)" >&2; return 1; }
     case $prog in
     *barrier) awk -v c=$col '/^ +[0-9.]+( |$)/ { print 0, $c }' "$lf" ;;

@@ -133,7 +133,7 @@ tap_check $? "reduce_scatter, scan, exscan, alltoallw on a 2x2 mesh, strict SCC 
 # --mca coll ^scc: the component stays out (verbose asked for, nothing from it), results right
 log="$SCC_LOGDIR/colls-off.log"
 # shellcheck disable=SC2086
-timeout "${SCC_TIMEOUT:-600}" "$SCC_MPIRUN" --oversubscribe -np 2 \
+timeout -k 20 "${SCC_TIMEOUT:-600}" "$SCC_MPIRUN" --oversubscribe -np 2 \
     --mca mca_base_component_path "$SCC_COMPONENT_PATH" --mca coll '^scc' \
     --mca coll_scc_verbose 2 $SCC_MPIRUN_EXTRA "$prog" > "$log" 2>&1 &&
     ! grep -aq "coll:scc:" "$log" && scc_no_failures "$log"

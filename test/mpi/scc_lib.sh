@@ -26,6 +26,7 @@ export PMIX_MCA_mca_base_component_show_load_errors=0
 
 tap_n=0
 tap_failed=0
+scc_t0=$(date +%s)
 
 # scc_matrix FULL REDUCED: FULL, or REDUCED when SCC_TEST_REDUCED=1 (a list of process
 # counts, sizes...: what a script loops over).  The reduced matrix keeps every kind of
@@ -63,6 +64,8 @@ tap_check() {
 
 tap_done() {
     echo "1..$tap_n"
+    # (scripts/check.sh lists these: where the suite's time goes)
+    echo "# elapsed $(($(date +%s) - scc_t0)) s"
     exit 0
 }
 
@@ -82,7 +85,8 @@ scc_run() {
     done
     [ "${1:-}" = "--" ] && shift
     # shellcheck disable=SC2086
-    timeout "${SCC_TIMEOUT:-600}" "$SCC_MPIRUN" ${SCC_LAUNCH:---oversubscribe} -np "$_np" \
+    # (-k: Open MPI 5's launcher may ignore the TERM when a process ended with an error)
+    timeout -k 20 "${SCC_TIMEOUT:-600}" "$SCC_MPIRUN" ${SCC_LAUNCH:---oversubscribe} -np "$_np" \
         --mca mca_base_component_path "$SCC_COMPONENT_PATH" \
         --mca coll scc,tuned,basic,libnbc,self \
         --mca coll_scc_verbose "${SCC_VERBOSE_LEVEL:-2}" \

@@ -167,6 +167,35 @@ vcase mpb 4 flat --mca coll_scc_mpb_emulate 1 -- "$prog" v 3000
 vcase pairwise 3 ring --mca coll_scc_gatherv_algorithm ring --mca coll_scc_scatterv_algorithm ring \
     --mca coll_scc_allgatherv_algorithm ring -- "$prog" v
 
+# Large allgather(v) parts, single copy or the slots (coll_scc_cma_adapt, scc_ways: 200 calls of
+# each, every buffer checked).  ways LOG RANK: "SINGLE SLOTS" of RANK's report.
+ways() {
+    grep -a "coll:scc: comm 0 (MPI_COMM_WORLD) rank $2 size [0-9]*: allgather parts sent" "$1" |
+        sed 's/.*single-copy \([0-9]*\) times, through the slots \([0-9]*\) .*/\1 \2/'
+}
+# Learnt (np 2: each process has a core): rank 0 times the calls, both ranks take the same
+# way in every call -- so their counts are equal -- and each way was tried (each size
+# class warms and times both ways first, 6 calls each).
+log="$SCC_LOGDIR/colls-ways-learnt.log"
+scc_run "$log" 2 -- "$SCC_BUILDDIR/test/mpi/scc_ways" 200
+rc=$?
+w0=$(ways "$log" 0) w1=$(ways "$log" 1)
+[ $rc -eq 0 ] && scc_no_failures "$log" && [ -n "$w0" ] && [ "$w0" = "$w1" ] &&
+    [ "${w0% *}" -ge 6 ] && [ "${w0#* }" -ge 6 ] &&
+    scc_served "$log" 2 MPI_COMM_WORLD " allgather:flat=[1-9]" &&
+    scc_served "$log" 2 MPI_COMM_WORLD " allgatherv:flat=[1-9]"
+tap_check $? "large allgather(v) parts, the way learnt: right, both ranks took the same ways (rank 0: ${w0:-no report} single-copy/slots, rank 1: ${w1:-no report})" "$log"
+# Mixed in one call (cma_adapt 2: odd ranks single copy, even ranks the slots): readers follow
+# each part's header
+log="$SCC_LOGDIR/colls-ways-mixed.log"
+scc_run "$log" 3 --mca coll_scc_cma_adapt 2 -- "$SCC_BUILDDIR/test/mpi/scc_ways" 20
+rc=$?
+w0=$(ways "$log" 0) w1=$(ways "$log" 1) w2=$(ways "$log" 2)
+[ $rc -eq 0 ] && scc_no_failures "$log" && [ "${w0% *}" = 0 ] && [ "${w2% *}" = 0 ] &&
+    [ "${w1#* }" = 0 ] && [ "${w0#* }" -gt 0 ] && [ "${w1% *}" -gt 0 ] && [ "${w2#* }" -gt 0 ] &&
+    scc_served "$log" 3 MPI_COMM_WORLD " allgatherv:flat=[1-9]"
+tap_check $? "large allgather(v) parts, single copy and slots in one call: right (single-copy/slots rank 0: ${w0:-none}, 1: ${w1:-none}, 2: ${w2:-none})" "$log"
+
 for np in $(scc_matrix "1 2 3 4 8" "1 3 4"); do
     log="$SCC_LOGDIR/colls-np$np.log"
     scc_run "$log" "$np" -- "$prog"

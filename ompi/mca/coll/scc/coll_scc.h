@@ -7,6 +7,7 @@
 #include "opal/util/output.h"
 #include "ompi/mca/coll/base/base.h"
 
+#include "coll_scc_learn.h"
 #include "coll_scc_members.h"
 #include "coll_scc_select.h"
 #include "coll_scc_sched.h"
@@ -114,6 +115,7 @@ typedef struct mca_coll_scc_module_t {
     scc_alg_t cur_alg;
     size_t cur_bytes;                   /* its bytes, as the table counts them (trace) */
     struct scc_trace *trace;            /* the per-phase trace, NULL when off */
+    scc_learn_t learn;                  /* large allgather parts: which way is faster */
 } mca_coll_scc_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_scc_module_t);

@@ -219,6 +219,7 @@ static void scc_check_params(void)
         [SCC_PARAM_MPB_STRICT_TEST] = &mca_coll_scc_strict_test,
         [SCC_PARAM_TASK_STACK] = &mca_coll_scc_task_stack,
         [SCC_PARAM_MANY_MIN] = &cs->many_min,
+        [SCC_PARAM_CMA_ADAPT] = &cs->cma_adapt,
     };
     char why[320], given[64], used[64], name[64];
     int fanout[8], n, C, R;

@@ -181,9 +181,14 @@ int scc_flat_recv_single(scc_xport_t *x, int peer, uint32_t tag, void *buf, size
 
 /* Takes message tag of every other rank i with a part (scc_part_len > 0), as they arrive:
  * the part's bytes from offset off of the message (at most cap of a slot message: the rest
- * comes in more pieces) to dst + scc_part_off(i). */
+ * comes in more pieces) to dst + scc_part_off(i).  single (NULL: not asked): bit i set where
+ * rank i's part came single-copy, for i < SCC_WAY_RANKS. */
 int scc_take_arrivals(scc_xport_t *x, uint32_t tag, size_t off, char *dst,
-                      const scc_parts_t *parts, size_t cap);
+                      const scc_parts_t *parts, size_t cap, uint64_t *single);
+
+/* Ranks whose way (single copy or slots) a reader can note: above, every sender keeps to
+ * the size rule, which its readers know. */
+#define SCC_WAY_RANKS 512
 
 END_C_DECLS
 

@@ -65,7 +65,7 @@ static void scc_arrivals_skip(scc_arrivals_t *a, int i)
 }
 
 int scc_take_arrivals(scc_xport_t *x, uint32_t tag, size_t off, char *dst,
-                      const scc_parts_t *parts, size_t cap)
+                      const scc_parts_t *parts, size_t cap, uint64_t *single)
 {
     scc_arrivals_t a;
     int i, rc = OMPI_SUCCESS;
@@ -84,6 +84,9 @@ int scc_take_arrivals(scc_xport_t *x, uint32_t tag, size_t off, char *dst,
             /* still acknowledge, so that no sender waits forever */
         } else if (SCC_MSG_CMA == h->kind) {
             rc = scc_xport_read(x, i, h, off, to, len);
+            if (NULL != single && i < SCC_WAY_RANKS) {
+                single[i / 64] |= (uint64_t) 1 << (i % 64);
+            }
         } else if (h->kind >= SCC_MSG_POISON) {
             rc = SCC_MSG_POISON_CLASS(h->kind);
         } else if (h->len < off + want) {
@@ -123,7 +126,7 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
                    memcpy(rbuf + (size_t) me * bytes, sbuf + (size_t) me * bytes, bytes));
         if (OMPI_SUCCESS == rc) {
             const scc_parts_t p = { NULL, NULL, bytes };
-            rc = scc_take_arrivals(x, 0, (size_t) me * bytes, rbuf, &p, SIZE_MAX);
+            rc = scc_take_arrivals(x, 0, (size_t) me * bytes, rbuf, &p, SIZE_MAX, NULL);
         }
     } else {
         /* piece k of my block for rank d: tag k * n + d.  Step j sends to me + j and

@@ -6,6 +6,7 @@
 #include "coll_scc_drain.h"
 
 #include <string.h>
+#include <time.h>
 
 #include "ompi/datatype/ompi_datatype.h"
 
@@ -77,7 +78,7 @@ int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t
         } else if (NULL != sbuf && sbuf != at && mine > 0) {
             SCC_TRACED(SCC_PH_COPY, mine, memcpy(at, sbuf, mine));
         }
-        scc_xport_note(x, &rc, scc_take_arrivals(x, 0, 0, rbuf, parts, x->slot_size));
+        scc_xport_note(x, &rc, scc_take_arrivals(x, 0, 0, rbuf, parts, x->slot_size, NULL));
         for (int i = 0; i < x->size; ++i) {
             size_t len = scc_part_len(parts, i);
             if (i != root && len > x->slot_size && !scc_single_copy_blocks(x, len)) {
@@ -389,9 +390,67 @@ int mca_coll_scc_scatterv_flat(mca_coll_scc_module_t *m, const char *sbuf,
 
 /* ------------------------------------------------------------ allgather(v) */
 
+/* How this call's parts go: by coll_scc_cma_min's rule, or -- where single copy works,
+ * every process has a core of its own and a part has 128 KB or more -- every such part the
+ * same way, the faster so far (coll_scc_cma_adapt, coll_scc_learn.c): rank 0 times the calls
+ * (*timed: their bytes and class) and tells the others the faster way in its ways line. */
+typedef struct scc_ag_way {
+    int learnt;                     /* -1: the rule; else the way of parts from SCC_LEARN_MIN */
+    int bucket;                     /* the call's class (timed: rank 0) */
+    size_t bytes;                   /* all parts' bytes (timed) */
+    bool timed;
+} scc_ag_way_t;
+
+static void scc_allgather_way(mca_coll_scc_module_t *m, const scc_parts_t *parts,
+                              scc_ag_way_t *w)
+{
+    const scc_xport_t *x = m->xp;
+    const int n = x->size;
+    size_t biggest = 0;
+
+    w->learnt = -1;
+    w->timed = false;
+    w->bytes = 0;
+    if (1 != mca_coll_scc_config.cma_adapt || !scc_xport_single_copy(x) || x->over
+        || n > SCC_WAY_RANKS) {
+        return;
+    }
+    for (int i = 0; i < n; ++i) {
+        size_t len = scc_part_len(parts, i);
+        biggest = len > biggest ? len : biggest;
+        w->bytes += len;
+    }
+    if (biggest < SCC_LEARN_MIN || scc_single_copy(x, biggest)) {
+        return;     /* (the rule sends the largest single copy: it decides) */
+    }
+    w->bucket = scc_learn_bucket(biggest);
+    w->learnt = scc_learn_way(&m->learn, w->bucket,
+                              0 == x->rank ? m->learn.best : scc_xport_ways(x, 0));
+    w->timed = 0 == x->rank;
+}
+
+/* The way rank i's part of len bytes goes (true: single copy). */
+static bool scc_allgather_single(const scc_xport_t *x, const scc_ag_way_t *w, int i, size_t len)
+{
+    if (0 == len || scc_single_copy(x, len) || !scc_xport_single_copy(x)) {
+        return 0 != len && scc_single_copy(x, len);
+    }
+    if (2 == mca_coll_scc_config.cma_adapt && x->size <= SCC_WAY_RANKS) {
+        return 1 == i % 2;      /* (tests: senders of both ways in one call) */
+    }
+    return w->learnt >= 0 && len >= SCC_LEARN_MIN && SCC_WAY_SINGLE == w->learnt;
+}
+
+static inline uint64_t scc_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
 /* Everyone knows every part's size: a part is exposed single-copy or sent in slot pieces
- * (tag k); everyone takes the first of every part as they arrive, then piece k of every
- * part before piece k + 1 of any. */
+ * (tag k), as its sender chose and its first header says; everyone takes the first of every
+ * part as they arrive, then piece k of every part before piece k + 1 of any. */
 int mca_coll_scc_allgatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
                                  const scc_parts_t *parts)
 {
@@ -399,11 +458,19 @@ int mca_coll_scc_allgatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, cha
     const int n = x->size, me = x->rank;
     const size_t mine = scc_part_len(parts, me);
     char *at = rbuf + scc_part_off(parts, me);
+    uint64_t single[SCC_WAY_RANKS / 64] = { 0 }, t0 = 0;
     size_t pieces = 0;
+    scc_ag_way_t w;
+    bool cma;
     int rc = OMPI_SUCCESS;
 
+    scc_allgather_way(m, parts, &w);
+    cma = scc_allgather_single(x, &w, me, mine);
+    if (w.timed) {
+        t0 = scc_now_ns();
+    }
     scc_xport_begin(x);
-    if (mine > 0 && scc_single_copy(x, mine)) {
+    if (cma) {
         /* readers read my part from the caller's send buffer (stable for the call) and my
            own copy into rbuf overlaps their reads */
         scc_xport_note(x, &rc, scc_xport_expose(x, 0, sbuf, mine, n - 1, NULL, 0));
@@ -417,16 +484,20 @@ int mca_coll_scc_allgatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, cha
         scc_xport_note(x, &rc, scc_xport_send(x, 0, at, scc_min(x->slot_size, mine), n - 1,
                                               false, NULL));
     }
-    scc_xport_note(x, &rc, scc_take_arrivals(x, 0, 0, rbuf, parts, x->slot_size));
+    scc_xport_note(x, &rc, scc_take_arrivals(x, 0, 0, rbuf, parts, x->slot_size, single));
     for (int i = 0; i < n; ++i) {
+        /* (beyond SCC_WAY_RANKS every sender keeps to the rule) */
         size_t len = scc_part_len(parts, i);
-        if (!scc_single_copy(x, len)) {
+        bool one = i == me ? cma
+                 : i < SCC_WAY_RANKS ? 0 != (single[i / 64] & ((uint64_t) 1 << (i % 64)))
+                                     : scc_single_copy(x, len);
+        if (!one) {
             pieces = scc_max(pieces, scc_npieces(x, len));
         }
     }
     for (size_t k = 1; k < pieces; ++k) {
         size_t off = k * x->slot_size;
-        if (off < mine && !scc_single_copy(x, mine)) {
+        if (off < mine && !cma) {
             scc_xport_note(x, &rc, scc_xport_send(x, (uint32_t) k, at + off,
                                                   scc_min(x->slot_size, mine - off), n - 1,
                                                   false, NULL));
@@ -434,12 +505,24 @@ int mca_coll_scc_allgatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, cha
         for (int j = 1; j < n; ++j) {
             int i = (me + j) % n;
             size_t len = scc_part_len(parts, i);
-            if (off < len && !scc_single_copy(x, len)) {
+            bool one = i < SCC_WAY_RANKS ? 0 != (single[i / 64] & ((uint64_t) 1 << (i % 64)))
+                                         : scc_single_copy(x, len);
+            if (off < len && !one) {
                 scc_xport_note(x, &rc, scc_xport_recv(x, i, (uint32_t) k,
                                                       rbuf + scc_part_off(parts, i) + off,
                                                       scc_min(x->slot_size, len - off)));
             }
         }
     }
-    return scc_xport_result(rc, scc_xport_end(x));
+    rc = scc_xport_result(rc, scc_xport_end(x));
+    if (w.timed) {
+        uint64_t was = m->learn.best;
+        if (was != scc_learn_note(&m->learn, w.bucket, w.learnt, w.bytes, scc_now_ns() - t0)) {
+            scc_flag_set(x, &scc_ctrl(x, 0)->ways.v, m->learn.best);
+        }
+    }
+    if (mine > 0 && scc_xport_single_copy(x)) {
+        m->learn.taken[cma ? SCC_WAY_SINGLE : SCC_WAY_SLOTS]++;    /* (the verbose report) */
+    }
+    return rc;
 }

@@ -55,6 +55,7 @@ static void scc_module_construct(mca_coll_scc_module_t *m)
     m->trace = NULL;
     memset(&m->topo, 0, sizeof(m->topo));
     memset(&m->select, 0, sizeof(m->select));
+    memset(&m->learn, 0, sizeof(m->learn));
 }
 
 /* Normally disable has torn down already (see coll_scc_compat.h); a module whose enable

@@ -52,7 +52,8 @@ size_t mca_coll_scc_strict_bytes(size_t chip_bytes)
 /* What the bytes at offset o of a core's buffer are for. */
 static void scc_strict_what(const scc_xport_t *x, size_t o, char *buf, size_t len)
 {
-    static const char *const ctrl[] = { "owner line", "pid line", "probe line", "wcb line" };
+    static const char *const ctrl[] = { "owner line", "pid line", "probe line", "wcb line",
+                                        "ways line" };
 
     if (o < offsetof(scc_region_ctrl_t, bar)) {
         snprintf(buf, len, "its %s", ctrl[o / sizeof(scc_counter_t)]);

@@ -57,6 +57,14 @@ void mca_coll_scc_report_calls(mca_coll_scc_module_t *m)
                     m->rank, m->size, (unsigned long long) t[0][0],
                     (unsigned long long) t[0][1], (unsigned long long) t[1][1],
                     (unsigned long long) t[1][0]);
+        if (0 != m->learn.taken[SCC_WAY_SINGLE] + m->learn.taken[SCC_WAY_SLOTS]) {
+            SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d: allgather parts sent "
+                        "single-copy %llu times, through the slots %llu (coll_scc_cma_adapt "
+                        "%d)", m->cid, m->name, m->rank, m->size,
+                        (unsigned long long) m->learn.taken[SCC_WAY_SINGLE],
+                        (unsigned long long) m->learn.taken[SCC_WAY_SLOTS],
+                        mca_coll_scc_config.cma_adapt);
+        }
         if (NULL != m->xp->pool) {
             SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d: slot pages given back %llu "
                         "times (coll_scc_shm_resident %zu bytes per process)", m->cid, m->name,

@@ -79,6 +79,8 @@ typedef struct scc_region_ctrl {
     scc_counter_t pid;              /* the owning process */
     scc_counter_t probe;            /* address of its CMA probe word */
     scc_counter_t wcb;              /* SCC: written to flush the write-combining buffer */
+    scc_counter_t ways;             /* rank 0's: the faster way of large allgather parts per
+                                       size (bit b: single copy; coll_scc_learn.h) */
     scc_counter_t bar[SCC_BAR_LINES];
     /* followed by nslots headers, an ack line per member, then the data slots */
 } scc_region_ctrl_t;
@@ -88,6 +90,12 @@ typedef struct scc_region_ctrl {
 static inline scc_region_ctrl_t *scc_ctrl(const scc_xport_t *x, int r)
 {
     return (scc_region_ctrl_t *) x->region[r];
+}
+
+/* Rank r's learnt ways of large parts (its ways line: rank 0 writes, the others read). */
+static inline uint64_t scc_xport_ways(const scc_xport_t *x, int r)
+{
+    return scc_load(x, &scc_ctrl(x, r)->ways.v);
 }
 
 static inline scc_msg_hdr_t *scc_hdr(const scc_xport_t *x, int r, int slot)

@@ -255,18 +255,29 @@ static bool scc_task_enqueue(mca_coll_scc_task_t *t, bool eager, int *rc)
         m->q_tail->next = t;
         m->q_tail = t;
     }
-    if (!m->q_listed) {
-        m->q_listed = true;
-        m->q_next = scc_active;
-        __atomic_store_n(&scc_active, m, __ATOMIC_RELEASE);
-    }
     if (m->q_head == t) {
         /* nothing before it on this communicator: it runs to its first wait now, and a
            call whose peers are there already ends before the request is returned */
         scc_task_advance(m, &done);
+    }
+    if (NULL != m->q_head && !m->q_listed) {
+        /* (only a queue left waiting needs the progress loop) */
+        m->q_listed = true;
+        m->q_next = scc_active;
+        __atomic_store_n(&scc_active, m, __ATOMIC_RELEASE);
+    } else if (NULL == m->q_head && m->q_listed) {
         scc_task_prune();
     }
-    if (eager && done == t) {
+    if (!eager && done == t) {
+        /* a persistent start that ended alone: its request is complete before MPI_Start
+           returns, so nobody can wait on it yet (the standard forbids waiting for a request
+           being started): no signal to send */
+        done = t->next;
+        t->next = NULL;
+        t->queued = false;
+        t->super.super.req_status.MPI_ERROR = t->rc;
+        ompi_request_complete(&t->super.super, false);
+    } else if (eager && done == t) {
         /* (t was the queue's last: it ended alone; nobody else has seen it) */
         done = NULL;
         ended = true;

@@ -32,7 +32,7 @@ int main(void)
     CHECK(0 == scc_learn_bucket(SCC_LEARN_MIN) && 0 == scc_learn_bucket(2 * SCC_LEARN_MIN - 1)
               && 1 == scc_learn_bucket(2 * SCC_LEARN_MIN)
               && SCC_LEARN_BUCKETS - 1 == scc_learn_bucket((size_t) 1 << 40), "size classes");
-    /* the first calls: each way warmed once and timed SCC_LEARN_KEEP times, alternating */
+    /* the first calls: each way warmed once and timed SCC_LEARN_KEEP times, in a row */
     k = run(&l, &o, 262144, start, 20000, 15000, &differ);
     CHECK(start / 2 == k, "first calls: each way %d times (%d single)", start / 2, k);
     /* single copy faster: taken but for one call in SCC_LEARN_EXPLORE */

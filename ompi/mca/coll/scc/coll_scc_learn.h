@@ -44,7 +44,8 @@ int scc_learn_bucket(size_t bytes);
 
 /* The way of this call of class b, where the faster one is best as the timing rank said
  * (bit b of its scc_learn_t.best; the slots until single copy is SCC_LEARN_MARGIN faster):
- * each way in turn at first, then the faster but every SCC_LEARN_EXPLORE-th call.  The same
+ * each way for SCC_LEARN_KEEP + 1 calls at first, then the faster but every
+ * SCC_LEARN_EXPLORE-th call.  The same
  * on every rank: each counts the calls of each class alike (every one sees every call's part
  * sizes). */
 int scc_learn_way(scc_learn_t *l, int b, uint64_t best);

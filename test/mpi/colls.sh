@@ -180,11 +180,16 @@ log="$SCC_LOGDIR/colls-ways-learnt.log"
 scc_run "$log" 2 -- "$SCC_BUILDDIR/test/mpi/scc_ways" 200
 rc=$?
 w0=$(ways "$log" 0) w1=$(ways "$log" 1)
-[ $rc -eq 0 ] && scc_no_failures "$log" && [ -n "$w0" ] && [ "$w0" = "$w1" ] &&
-    [ "${w0% *}" -ge 6 ] && [ "${w0#* }" -ge 6 ] &&
-    scc_served "$log" 2 MPI_COMM_WORLD " allgather:flat=[1-9]" &&
-    scc_served "$log" 2 MPI_COMM_WORLD " allgatherv:flat=[1-9]"
-tap_check $? "large allgather(v) parts, the way learnt: right, both ranks took the same ways (rank 0: ${w0:-no report} single-copy/slots, rank 1: ${w1:-no report})" "$log"
+if [ $rc -eq 0 ] && ! grep -aq "MPI_COMM_WORLD) size 2: transport shm, .* single copy where timed calls find it faster" "$log"; then
+    # (no single copy between the processes here, or they share a core: nothing to learn)
+    tap_ok "large allgather(v) parts, the way learnt # SKIP single copy not offered: $(grep -aom1 "single copy [^,]*" "$log")"
+else
+    [ $rc -eq 0 ] && scc_no_failures "$log" && [ -n "$w0" ] && [ "$w0" = "$w1" ] &&
+        [ "${w0% *}" -ge 6 ] && [ "${w0#* }" -ge 6 ] &&
+        scc_served "$log" 2 MPI_COMM_WORLD " allgather:flat=[1-9]" &&
+        scc_served "$log" 2 MPI_COMM_WORLD " allgatherv:flat=[1-9]"
+    tap_check $? "large allgather(v) parts, the way learnt: right, both ranks took the same way in every call (rank 0: ${w0:-no report} single-copy/slots, rank 1: ${w1:-no report})" "$log"
+fi
 # Mixed in one call (cma_adapt 2: odd ranks single copy, even ranks the slots): readers follow
 # each part's header
 log="$SCC_LOGDIR/colls-ways-mixed.log"

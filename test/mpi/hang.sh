@@ -80,6 +80,19 @@ vmismatch scatterv-np9 9
 vmismatch scatterv-mpb 4 --mca coll_scc_mpb_emulate 1
 vmismatch scatterv-slot64 3 --mca coll_scc_shm_slot_size 64
 
+# allgatherv whose ranks disagree on a part's size (scc_hang -g): single copy for odd ranks'
+# parts, the slots for even ranks' (coll_scc_cma_adapt 2), parts of 1 KB to 300 KB: the rank
+# that takes a part for more than is sent gets MPI_ERR_TRUNCATE, the others their parts or
+# the same error, every call ends (a reader must know which parts came single copy even
+# after an error: no piece of them follows) and the next are right
+log="$SCC_LOGDIR/hang-allgatherv.log"
+scc_run "$log" 4 --mca coll_scc_cma_adapt 2 -- "$prog" -g
+rc=$?
+calls=$(sed -n 's/^hang-allgatherv: \([0-9]*\) calls$/\1/p' "$log")
+[ $rc -eq 0 ] && scc_no_failures "$log" && [ -n "$calls" ] &&
+    scc_served "$log" 4 "hang allgatherv" " allgatherv:flat=$calls( |\$)"
+tap_check $? "allgatherv, 4 processes, a rank takes a part for more bytes than sent (single copy and slots): MPI_ERR_TRUNCATE there, every call ends, the next right; scc served all ${calls:-?} (rc $rc)" "$log"
+
 # fault NAME [mpirun options]: rank R fails every scratch buffer of call N of "hang fault",
 # at each probe of scc_hang -f (call 4k + 2), at a receiver, a root, a reduction's member
 failures="2:scratch@2,3:scratch@6,3:scratch@10,0:scratch@14,2:scratch@18,1:scratch@22,0:scratch@26,1:scratch@30"

@@ -305,6 +305,91 @@ static void run_scatterv(MPI_Comm comm)
     }
 }
 
+/* ------------------------------------------------------------ allgatherv */
+
+static long allgatherv_calls;
+
+/* One MPI_Allgatherv of parts of base + 1000 * r bytes, where rank bad takes rank who's part
+ * for 4096 bytes more (bad < 0: no one; the ranks disagree on a count: the caller's error).
+ * bad must get MPI_ERR_TRUNCATE; the others every part right or, where bad's failed read of a
+ * single-copy part ends the call with an error on every member (README: Erroneous and
+ * failing calls), MPI_ERR_TRUNCATE too. */
+static void allgatherv_check(MPI_Comm comm, size_t base, int who, int bad, int salt,
+                             const char *what)
+{
+    int *counts = malloc((size_t) nprocs * sizeof(int)), *displs = malloc((size_t) nprocs *
+                                                                           sizeof(int));
+    size_t total = 0, mine = base + 1000 * (size_t) rank;
+    unsigned char *sbuf, *rbuf;
+    int rc;
+
+    for (int r = 0; r < nprocs; ++r) {
+        counts[r] = (int) (base + 1000 * (size_t) r) + (rank == bad && r == who ? 4096 : 0);
+        displs[r] = (int) total;
+        total += (size_t) counts[r];
+    }
+    sbuf = tb_alloc(mine);
+    rbuf = tb_alloc(total);
+    for (size_t i = 0; i < mine; ++i) {
+        sbuf[i] = tb_byte(rank, i, salt);
+    }
+    memset(rbuf, FILL, total);
+    rc = MPI_Allgatherv(sbuf, (int) mine, MPI_BYTE, rbuf, counts, displs, MPI_BYTE, comm);
+    allgatherv_calls++;
+    tb_case();
+    if (rank == bad) {
+        if (MPI_ERR_TRUNCATE != err_class(rc)) {
+            tb_fail("%s: rank %d takes %d bytes for a part of %zu: returned %s, not "
+                    "MPI_ERR_TRUNCATE", what, rank, counts[who], base + 1000 * (size_t) who,
+                    err_name(rc));
+        }
+    } else if (MPI_SUCCESS != rc && (bad < 0 || MPI_ERR_TRUNCATE != err_class(rc))) {
+        tb_fail("%s: rank %d: %s", what, rank, err_name(rc));
+    } else if (MPI_SUCCESS == rc) {
+        for (int r = 0; r < nprocs; ++r) {
+            for (int i = 0; i < counts[r]; ++i) {
+                if (rbuf[displs[r] + i] != tb_byte(r, (size_t) i, salt)) {
+                    tb_fail("%s: rank %d: byte %d of rank %d's part is 0x%02x, not 0x%02x",
+                            what, rank, i, r, rbuf[displs[r] + i], tb_byte(r, (size_t) i, salt));
+                    r = nprocs;
+                    break;
+                }
+            }
+        }
+    }
+    tb_guards_ok(sbuf, what);
+    tb_guards_ok(rbuf, what);
+    tb_free(sbuf);
+    tb_free(rbuf);
+    free(counts);
+    free(displs);
+}
+
+/* A rank that takes a part for more bytes than its sender sends, at sizes that move through
+ * the slots in pieces or single copy (coll_scc_cma_adapt 2: odd ranks' parts single copy):
+ * every call ends, the next ones are right. */
+static void run_allgatherv(MPI_Comm comm)
+{
+    const size_t bases[] = { 1000, 150000, 300000 };
+    int salt = 0;
+    char what[160];
+
+    for (int s = 0; s < 3; ++s) {
+        for (int who = 0; who < nprocs; ++who) {
+            const int bad = (who + 1) % nprocs;
+            snprintf(what, sizeof(what), "MPI_Allgatherv of %zu+ bytes: rank %d takes rank %d's "
+                     "part for 4096 bytes more", bases[s], bad, who);
+            allgatherv_check(comm, bases[s], who, bad, salt += 7, what);
+            allgatherv_check(comm, bases[s], who, -1, salt += 7, what);
+            right_allreduce(comm, 1000, what);
+        }
+    }
+    if (0 == rank) {
+        printf("hang-allgatherv: %ld calls\n", allgatherv_calls);
+        fflush(stdout);
+    }
+}
+
 /* ------------------------------------------------------------ failures */
 
 #define MAXCALLS 64
@@ -460,15 +545,16 @@ static void run_abort(MPI_Comm comm)
 int main(int argc, char **argv)
 {
     size_t sizes[32] = { 40, 1000, 1024, 4099, 65536, 400000, 1 << 20, 4 << 20, 16 << 20 };
-    int nsizes = 9, failures = 0, fatal = 0, scatterv = 0, provided, opt, rc;
+    int nsizes = 9, failures = 0, fatal = 0, scatterv = 0, allgatherv = 0, provided, opt, rc;
 
     tb_prog = "scc_hang";
-    while ((opt = getopt(argc, argv, "a:s:fxv")) != -1) {
+    while ((opt = getopt(argc, argv, "a:s:fxvg")) != -1) {
         if ('a' == opt) only_algs = optarg;
         else if ('s' == opt) sizes_arg = optarg;
         else if ('f' == opt) failures = 1;
         else if ('x' == opt) fatal = 1;
         else if ('v' == opt) scatterv = 1;
+        else if ('g' == opt) allgatherv = 1;
     }
     if (NULL != sizes_arg) {
         nsizes = 0;
@@ -491,6 +577,10 @@ int main(int argc, char **argv)
     if (scatterv) {
         MPI_Comm comm = tb_new_comm("hang scatterv");
         run_scatterv(comm);
+        MPI_Comm_free(&comm);
+    } else if (allgatherv) {
+        MPI_Comm comm = tb_new_comm("hang allgatherv");
+        run_allgatherv(comm);
         MPI_Comm_free(&comm);
     } else if (fatal) {
         MPI_Comm comm = tb_new_comm("hang abort");

@@ -1,6 +1,6 @@
 /* scc_ways.c: large allgather and allgatherv parts, many calls in a row, each checked -- for
  * the choice between single copy and the slots that rank 0 learns from the calls' times and
- * every rank follows (coll_scc_cma_adapt; ways.sh reads the verbose reports).
+ * every rank follows (coll_scc_cma_adapt; colls.sh reads the verbose reports).
  *
  *   scc_ways [CALLS]
  * CALLS (default 200) calls of each: MPI_Allgather of 256 KB per process, MPI_Allgatherv with

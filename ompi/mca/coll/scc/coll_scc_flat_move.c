@@ -80,13 +80,14 @@ int scc_take_arrivals(scc_xport_t *x, uint32_t tag, size_t off, char *dst,
         scc_msg_hdr_t *h = a.hdrs[i];
         size_t len = scc_part_len(parts, i), want = scc_min(len, cap);
         char *to = dst + scc_part_off(parts, i);
+        if (SCC_MSG_CMA == h->kind && NULL != single && i < SCC_WAY_RANKS) {
+            /* (also after an error: no piece of it is to be waited for) */
+            single[i / 64] |= (uint64_t) 1 << (i % 64);
+        }
         if (OMPI_SUCCESS != rc) {
             /* still acknowledge, so that no sender waits forever */
         } else if (SCC_MSG_CMA == h->kind) {
             rc = scc_xport_read(x, i, h, off, to, len);
-            if (NULL != single && i < SCC_WAY_RANKS) {
-                single[i / 64] |= (uint64_t) 1 << (i % 64);
-            }
         } else if (h->kind >= SCC_MSG_POISON) {
             rc = SCC_MSG_POISON_CLASS(h->kind);
         } else if (h->len < off + want) {

@@ -392,14 +392,18 @@ int mca_coll_scc_scatterv_flat(mca_coll_scc_module_t *m, const char *sbuf,
 
 /* How this call's parts go: by coll_scc_cma_min's rule, or -- where single copy works,
  * every process has a core of its own and a part has 128 KB or more -- every such part the
- * same way, the faster so far (coll_scc_cma_adapt, coll_scc_learn.c): rank 0 times the calls
- * (*timed: their bytes and class) and tells the others the faster way in its ways line. */
+ * same way, the faster so far (coll_scc_cma_adapt, coll_scc_learn.c): rank 0 times the
+ * blocking calls and publishes the faster way per size class in its ways line. */
 typedef struct scc_ag_way {
     int learnt;                     /* -1: the rule; else the way of parts from SCC_LEARN_MIN */
-    int bucket;                     /* the call's class (timed: rank 0) */
+    int bucket;                     /* the call's class */
+    uint64_t word;                  /* its word, as read before the call */
     size_t bytes;                   /* all parts' bytes (timed) */
-    bool timed;
+    bool timed;                     /* rank 0 times this call */
 } scc_ag_way_t;
+
+_Static_assert(SCC_LEARN_BUCKETS <= sizeof(scc_ways_line_t) / sizeof(uint64_t),
+               "a word per size class in the ways line");
 
 static void scc_allgather_way(mca_coll_scc_module_t *m, const scc_parts_t *parts,
                               scc_ag_way_t *w)
@@ -424,9 +428,10 @@ static void scc_allgather_way(mca_coll_scc_module_t *m, const scc_parts_t *parts
         return;     /* (the rule sends the largest single copy: it decides) */
     }
     w->bucket = scc_learn_bucket(biggest);
-    w->learnt = scc_learn_way(&m->learn, w->bucket,
-                              0 == x->rank ? m->learn.best : scc_xport_ways(x, 0));
-    w->timed = 0 == x->rank;
+    w->word = scc_xport_ways(x, 0, w->bucket);
+    w->learnt = scc_learn_way(&m->learn, w->bucket, w->word, &w->timed);
+    /* (a nonblocking call's time holds what its caller did before waiting) */
+    w->timed = w->timed && 0 == x->rank && SCC_FORM_B == m->form;
 }
 
 /* The way rank i's part of len bytes goes (true: single copy). */
@@ -516,9 +521,12 @@ int mca_coll_scc_allgatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, cha
     }
     rc = scc_xport_result(rc, scc_xport_end(x));
     if (w.timed) {
-        uint64_t was = m->learn.best;
-        if (was != scc_learn_note(&m->learn, w.bucket, w.learnt, w.bytes, scc_now_ns() - t0)) {
-            scc_flag_set(x, &scc_ctrl(x, 0)->ways.v, m->learn.best);
+        /* (written before my part of the class's next call is published: see
+           scc_learn_word) */
+        uint64_t word = scc_learn_note(&m->learn, w.bucket, w.learnt, w.bytes,
+                                       scc_now_ns() - t0, w.word);
+        if (word != w.word) {
+            scc_flag_set(x, &scc_ctrl(x, 0)->ways.w[w.bucket], word);
         }
     }
     if (mine > 0 && scc_xport_single_copy(x)) {

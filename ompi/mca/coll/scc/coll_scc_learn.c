@@ -10,6 +10,16 @@ int scc_learn_bucket(size_t bytes)
     return b;
 }
 
+uint64_t scc_learn_word(int before, int after, uint32_t from)
+{
+    return (uint64_t) from << 2 | (uint64_t) (after & 1) << 1 | (uint64_t) (before & 1);
+}
+
+int scc_learn_word_way(uint64_t word, uint32_t c)
+{
+    return (int) (c >= (word >> 2) ? (word >> 1) & 1 : word & 1);
+}
+
 /* The median of a way's last calls (a call the scheduler delayed moves it not at all). */
 static float scc_learn_cost(const float *last)
 {
@@ -24,43 +34,47 @@ static float scc_learn_cost(const float *last)
     return v[SCC_LEARN_KEEP / 2];
 }
 
-int scc_learn_way(scc_learn_t *l, int b, uint64_t best)
+int scc_learn_way(scc_learn_t *l, int b, uint64_t word, bool *timed)
 {
-    const uint32_t c = l->calls[b];
-    const int faster = (int) ((best >> b) & 1);
+    const uint32_t c = l->calls[b], first = SCC_LEARN_KEEP + 1;
+    uint32_t e;
 
     if (c < UINT32_MAX) {
         l->calls[b] = c + 1;
     }
-    /* each way warmed once (pages touched, lines brought in: not timed), then timed
-       SCC_LEARN_KEEP times in a row (alternating, a call of one way after one of the other
-       was slowed by what the other left in the caches: single copy won at 128 KB where it
-       was 1.7 times slower) */
-    if (c < 2 * (SCC_LEARN_KEEP + 1)) {
-        return c < SCC_LEARN_KEEP + 1 ? SCC_WAY_SLOTS : SCC_WAY_SINGLE;
+    /* first each way in a run of calls, the run's first one not timed */
+    if (c < 2 * first) {
+        *timed = 0 != c % first;
+        return c < first ? SCC_WAY_SLOTS : SCC_WAY_SINGLE;
     }
-    return 0 == c % SCC_LEARN_EXPLORE ? !faster : faster;
+    /* then the faster, and two calls of the other in every SCC_LEARN_EXPLORE */
+    e = c % SCC_LEARN_EXPLORE;
+    *timed = 0 != e;
+    return e < 2 ? !scc_learn_word_way(word, c) : scc_learn_word_way(word, c);
 }
 
-uint64_t scc_learn_note(scc_learn_t *l, int b, int way, size_t bytes, uint64_t ns)
+uint64_t scc_learn_note(scc_learn_t *l, int b, int way, size_t bytes, uint64_t ns,
+                        uint64_t word)
 {
-    const uint32_t k = l->samples[b][way];
+    const uint32_t k = l->samples[b][way], c = l->calls[b] - 1;
+    int now;
+    float mine, other;
 
+    l->last[b][way][k % SCC_LEARN_KEEP] = (float) ns / (float) (bytes > 0 ? bytes : 1);
     if (k < UINT32_MAX) {
         l->samples[b][way] = k + 1;
     }
-    if (k > 0) {    /* (0: the warm-up) */
-        l->last[b][way][(k - 1) % SCC_LEARN_KEEP] = (float) ns / (float) (bytes > 0 ? bytes : 1);
+    if (l->samples[b][SCC_WAY_SLOTS] < SCC_LEARN_KEEP
+        || l->samples[b][SCC_WAY_SINGLE] < SCC_LEARN_KEEP || c >= UINT32_MAX - 2) {
+        return word;
     }
-    if (l->samples[b][SCC_WAY_SLOTS] > SCC_LEARN_KEEP
-        && l->samples[b][SCC_WAY_SINGLE] > SCC_LEARN_KEEP) {
-        /* the other way takes over only when it is clearly faster: where the two are
-           within the calls' noise, each flip would cost the slower way's calls */
-        const int now = (int) ((l->best >> b) & 1);
-        const float mine = scc_learn_cost(l->last[b][now]), other = scc_learn_cost(l->last[b][!now]);
-        if (other * SCC_LEARN_MARGIN < mine) {
-            l->best ^= (uint64_t) 1 << b;
-        }
+    /* the other way takes over only when it is clearly faster: where the two are within
+       the calls' noise, each change would cost the slower way's calls */
+    now = (int) (word >> 1) & 1;
+    mine = scc_learn_cost(l->last[b][now]);
+    other = scc_learn_cost(l->last[b][!now]);
+    if (other * SCC_LEARN_MARGIN < mine) {
+        return scc_learn_word(scc_learn_word_way(word, c + 1), !now, c + 2);
     }
-    return l->best;
+    return word;
 }

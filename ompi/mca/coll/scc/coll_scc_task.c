@@ -240,7 +240,7 @@ static int scc_task_progress(void)
 static bool scc_task_enqueue(mca_coll_scc_task_t *t, bool eager, int *rc)
 {
     mca_coll_scc_module_t *m = t->m;
-    mca_coll_scc_task_t *done = NULL;
+    mca_coll_scc_task_t *done = NULL, *quiet = NULL;
     bool ended = false;
 
     t->queued = true;
@@ -274,9 +274,7 @@ static bool scc_task_enqueue(mca_coll_scc_task_t *t, bool eager, int *rc)
            being started): no signal to send */
         done = t->next;
         t->next = NULL;
-        t->queued = false;
-        t->super.super.req_status.MPI_ERROR = t->rc;
-        ompi_request_complete(&t->super.super, false);
+        quiet = t;
     } else if (eager && done == t) {
         /* (t was the queue's last: it ended alone; nobody else has seen it) */
         done = NULL;
@@ -295,6 +293,12 @@ static bool scc_task_enqueue(mca_coll_scc_task_t *t, bool eager, int *rc)
     scc_unlock();
     if (ended && NULL != t) {
         OBJ_RELEASE(t);     /* (no room in the cache) */
+    }
+    if (NULL != quiet) {
+        /* (the lock not held, as scc_task_finish: a completion callback may call MPI) */
+        quiet->queued = false;
+        quiet->super.super.req_status.MPI_ERROR = quiet->rc;
+        ompi_request_complete(&quiet->super.super, false);
     }
     (void) scc_task_finish(done);
     return ended;

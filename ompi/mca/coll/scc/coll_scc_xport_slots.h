@@ -73,14 +73,21 @@ typedef struct scc_counter {
     volatile uint64_t v;
 } __attribute__((aligned(SCC_LINE))) scc_counter_t;
 
+/* A line of words, one per size class of large allgather parts, written by one writer. */
+typedef struct scc_ways_line {
+    volatile uint64_t w[8];
+} __attribute__((aligned(SCC_LINE))) scc_ways_line_t;
+
+_Static_assert(sizeof(scc_ways_line_t) == SCC_LINE, "the ways are one line");
+
 /* The control part at the start of every rank's region. */
 typedef struct scc_region_ctrl {
     scc_counter_t owner;            /* mpb: the communicator that claimed this core's buffer */
     scc_counter_t pid;              /* the owning process */
     scc_counter_t probe;            /* address of its CMA probe word */
     scc_counter_t wcb;              /* SCC: written to flush the write-combining buffer */
-    scc_counter_t ways;             /* rank 0's: the faster way of large allgather parts per
-                                       size (bit b: single copy; coll_scc_learn.h) */
+    scc_ways_line_t ways;           /* rank 0's: the way of large allgather parts per size
+                                       class (coll_scc_learn.h) */
     scc_counter_t bar[SCC_BAR_LINES];
     /* followed by nslots headers, an ack line per member, then the data slots */
 } scc_region_ctrl_t;
@@ -92,10 +99,10 @@ static inline scc_region_ctrl_t *scc_ctrl(const scc_xport_t *x, int r)
     return (scc_region_ctrl_t *) x->region[r];
 }
 
-/* Rank r's learnt ways of large parts (its ways line: rank 0 writes, the others read). */
-static inline uint64_t scc_xport_ways(const scc_xport_t *x, int r)
+/* Word b of rank r's ways line (rank 0 writes, every rank reads). */
+static inline uint64_t scc_xport_ways(const scc_xport_t *x, int r, int b)
 {
-    return scc_load(x, &scc_ctrl(x, r)->ways.v);
+    return scc_load(x, &scc_ctrl(x, r)->ways.w[b]);
 }
 
 static inline scc_msg_hdr_t *scc_hdr(const scc_xport_t *x, int r, int slot)

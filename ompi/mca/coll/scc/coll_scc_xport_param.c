@@ -139,9 +139,9 @@ int mca_coll_scc_xport_register_params(void)
     mca_coll_scc_reg_int("cma_adapt",
         "Allgather and allgatherv with a part of 128 KB or more, where single copy works, "
         "every process has a core of its own and coll_scc_cma_min leaves the part to the "
-        "slots: 1 (the default) rank 0 times the calls and every rank takes the faster of "
-        "single copy and the slots (the other tried every 64th call; it takes over when 10 % "
-        "faster) -- which wins depends on the machine and, in a virtual one, on where its "
+        "slots: 1 (the default) rank 0 times the blocking calls and every rank takes the "
+        "faster of single copy and the slots (the other tried for two calls in every 64; it "
+        "takes over when 10 % faster) -- which wins depends on the machine and, in a virtual one, on where its "
         "cores sit at the time; 0 coll_scc_cma_min's rule alone; 2 (tests) odd ranks' parts "
         "single copy, even ranks' the slots, also when oversubscribed",
         OPAL_INFO_LVL_6, &cs->cma_adapt, 1);

@@ -219,6 +219,31 @@ static size_t other_part(int others, int r)
     return 0 == others || (2 == others && r % 2) ? 40 + (size_t) r : 5000 + (size_t) r;
 }
 
+/* n bytes at p must be rank r's bytes first.. of salt; a wrong one is reported once. */
+static void v_bytes_ok(const unsigned char *p, size_t n, int r, size_t first, int salt,
+                       const char *what)
+{
+    for (size_t i = 0; i < n; ++i) {
+        if (p[i] != tb_byte(r, first + i, salt)) {
+            tb_fail("%s: rank %d: byte %zu of rank %d's part is 0x%02x, not 0x%02x", what, rank,
+                    first + i, r, p[i], tb_byte(r, first + i, salt));
+            return;
+        }
+    }
+}
+
+/* The end of a v-variant's check: guard zones intact, everything freed. */
+static void v_done(unsigned char *sbuf, unsigned char *rbuf, int *counts, int *displs,
+                   const char *what)
+{
+    tb_guards_ok(sbuf, what);
+    tb_guards_ok(rbuf, what);
+    tb_free(sbuf);
+    tb_free(rbuf);
+    free(counts);
+    free(displs);
+}
+
 /* MPI_Scatterv from root, parts[r] bytes to rank r in rank order; rank r passes count[r].
  * Checks that rank `bad` (-1: none) returns MPI_ERR_TRUNCATE, the others their part. */
 static void scatterv_check(MPI_Comm comm, const size_t *parts, const size_t *count, int root,
@@ -253,20 +278,9 @@ static void scatterv_check(MPI_Comm comm, const size_t *parts, const size_t *cou
     } else if (MPI_SUCCESS != rc) {
         tb_fail("%s: rank %d: %s", what, rank, err_name(rc));
     } else {
-        for (size_t i = 0; i < mine; ++i) {
-            if (rbuf[i] != tb_byte(root, at + i, salt)) {
-                tb_fail("%s: rank %d: byte %zu of its part is 0x%02x, not 0x%02x", what, rank,
-                        i, rbuf[i], tb_byte(root, at + i, salt));
-                break;
-            }
-        }
+        v_bytes_ok(rbuf, mine, root, at, salt, what);
     }
-    tb_guards_ok(sbuf, what);
-    tb_guards_ok(rbuf, what);
-    tb_free(sbuf);
-    tb_free(rbuf);
-    free(counts);
-    free(displs);
+    v_done(sbuf, rbuf, counts, displs, what);
 }
 
 static void run_scatterv(MPI_Comm comm)
@@ -347,22 +361,10 @@ static void allgatherv_check(MPI_Comm comm, size_t base, int who, int bad, int s
         tb_fail("%s: rank %d: %s", what, rank, err_name(rc));
     } else if (MPI_SUCCESS == rc) {
         for (int r = 0; r < nprocs; ++r) {
-            for (int i = 0; i < counts[r]; ++i) {
-                if (rbuf[displs[r] + i] != tb_byte(r, (size_t) i, salt)) {
-                    tb_fail("%s: rank %d: byte %d of rank %d's part is 0x%02x, not 0x%02x",
-                            what, rank, i, r, rbuf[displs[r] + i], tb_byte(r, (size_t) i, salt));
-                    r = nprocs;
-                    break;
-                }
-            }
+            v_bytes_ok(rbuf + displs[r], (size_t) counts[r], r, 0, salt, what);
         }
     }
-    tb_guards_ok(sbuf, what);
-    tb_guards_ok(rbuf, what);
-    tb_free(sbuf);
-    tb_free(rbuf);
-    free(counts);
-    free(displs);
+    v_done(sbuf, rbuf, counts, displs, what);
 }
 
 /* A rank that takes a part for more bytes than its sender sends, at sizes that move through

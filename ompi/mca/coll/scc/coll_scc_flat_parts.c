@@ -419,7 +419,11 @@ static void scc_allgather_way(mca_coll_scc_module_t *m, const scc_parts_t *parts
         || n > SCC_WAY_RANKS) {
         return;
     }
-    for (int i = 0; i < n; ++i) {
+    if (NULL == parts->len) {
+        biggest = parts->each;      /* (allgather: every part alike) */
+        w->bytes = parts->each * (size_t) n;
+    }
+    for (int i = 0; NULL != parts->len && i < n; ++i) {
         size_t len = scc_part_len(parts, i);
         biggest = len > biggest ? len : biggest;
         w->bytes += len;
@@ -444,6 +448,15 @@ static bool scc_allgather_single(const scc_xport_t *x, const scc_ag_way_t *w, in
         return 1 == i % 2;      /* (tests: senders of both ways in one call) */
     }
     return w->learnt >= 0 && len >= SCC_LEARN_MIN && SCC_WAY_SINGLE == w->learnt;
+}
+
+/* Whether rank i's part came single copy (its bit in single, beyond SCC_WAY_RANKS the
+ * rule every sender keeps to there). */
+static inline bool scc_came_single(const scc_xport_t *x, const uint64_t *single, int i,
+                                   size_t len)
+{
+    return i < SCC_WAY_RANKS ? 0 != (single[i / 64] & ((uint64_t) 1 << (i % 64)))
+                             : scc_single_copy(x, len);
 }
 
 static inline uint64_t scc_now_ns(void)
@@ -491,12 +504,8 @@ int mca_coll_scc_allgatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, cha
     }
     scc_xport_note(x, &rc, scc_take_arrivals(x, 0, 0, rbuf, parts, x->slot_size, single));
     for (int i = 0; i < n; ++i) {
-        /* (beyond SCC_WAY_RANKS every sender keeps to the rule) */
         size_t len = scc_part_len(parts, i);
-        bool one = i == me ? cma
-                 : i < SCC_WAY_RANKS ? 0 != (single[i / 64] & ((uint64_t) 1 << (i % 64)))
-                                     : scc_single_copy(x, len);
-        if (!one) {
+        if (!(i == me ? cma : scc_came_single(x, single, i, len))) {
             pieces = scc_max(pieces, scc_npieces(x, len));
         }
     }
@@ -510,9 +519,7 @@ int mca_coll_scc_allgatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, cha
         for (int j = 1; j < n; ++j) {
             int i = (me + j) % n;
             size_t len = scc_part_len(parts, i);
-            bool one = i < SCC_WAY_RANKS ? 0 != (single[i / 64] & ((uint64_t) 1 << (i % 64)))
-                                         : scc_single_copy(x, len);
-            if (off < len && !one) {
+            if (off < len && !scc_came_single(x, single, i, len)) {
                 scc_xport_note(x, &rc, scc_xport_recv(x, i, (uint32_t) k,
                                                       rbuf + scc_part_off(parts, i) + off,
                                                       scc_min(x->slot_size, len - off)));

@@ -544,6 +544,14 @@ static void run_abort(MPI_Comm comm)
 
 /* ------------------------------------------------------------ main */
 
+/* One mode on a communicator of its own, named for the verbose reports. */
+static void run_alone(const char *name, void (*run)(MPI_Comm))
+{
+    MPI_Comm comm = tb_new_comm(name);
+    run(comm);
+    MPI_Comm_free(&comm);
+}
+
 int main(int argc, char **argv)
 {
     size_t sizes[32] = { 40, 1000, 1024, 4099, 65536, 400000, 1 << 20, 4 << 20, 16 << 20 };
@@ -577,21 +585,13 @@ int main(int argc, char **argv)
         MPI_Type_free(&one);
     }
     if (scatterv) {
-        MPI_Comm comm = tb_new_comm("hang scatterv");
-        run_scatterv(comm);
-        MPI_Comm_free(&comm);
+        run_alone("hang scatterv", run_scatterv);
     } else if (allgatherv) {
-        MPI_Comm comm = tb_new_comm("hang allgatherv");
-        run_allgatherv(comm);
-        MPI_Comm_free(&comm);
+        run_alone("hang allgatherv", run_allgatherv);
     } else if (fatal) {
-        MPI_Comm comm = tb_new_comm("hang abort");
-        run_abort(comm);
-        MPI_Comm_free(&comm);
+        run_alone("hang abort", run_abort);
     } else if (failures) {
-        MPI_Comm comm = tb_new_comm("hang fault");
-        run_failures(comm);
-        MPI_Comm_free(&comm);
+        run_alone("hang fault", run_failures);
     } else {
         char names[32][32] = { "none" }, cname[MPI_MAX_OBJECT_NAME];
         int values[32] = { -1 }, na = tb_algorithms("bcast", "fallback", names, values, 32);

@@ -122,6 +122,19 @@ static inline bool scc_single_copy_blocks(const scc_xport_t *x, size_t bytes)
     return scc_xport_single_copy(x) && bytes >= x->cma_a2a_min;
 }
 
+/* Ranks whose way (single copy or slots) a reader can note: above, every sender keeps to
+ * the size rule, which its readers know. */
+#define SCC_WAY_RANKS 512
+
+/* Large allgather(v) parts take the way rank 0's timed calls find faster (coll_scc_cma_adapt
+ * 1, coll_scc_flat_parts.c): where single copy works, every process has a core and a reader
+ * can note each part's way.  The same on every rank (all agreed at attach). */
+static inline bool scc_single_copy_learnt(const scc_xport_t *x)
+{
+    return 1 == mca_coll_scc_config.cma_adapt && scc_xport_single_copy(x) && !x->over
+           && x->size <= SCC_WAY_RANKS;
+}
+
 /* Reductions: from this many bytes on, the direct algorithms reduce-scatter what
  * they read single-copy; below, everyone's data through the slots. */
 static inline bool scc_single_copy_reduce(const scc_xport_t *x, size_t bytes)
@@ -186,9 +199,6 @@ int scc_flat_recv_single(scc_xport_t *x, int peer, uint32_t tag, void *buf, size
 int scc_take_arrivals(scc_xport_t *x, uint32_t tag, size_t off, char *dst,
                       const scc_parts_t *parts, size_t cap, uint64_t *single);
 
-/* Ranks whose way (single copy or slots) a reader can note: above, every sender keeps to
- * the size rule, which its readers know. */
-#define SCC_WAY_RANKS 512
 
 END_C_DECLS
 

@@ -415,8 +415,7 @@ static void scc_allgather_way(mca_coll_scc_module_t *m, const scc_parts_t *parts
     w->learnt = -1;
     w->timed = false;
     w->bytes = 0;
-    if (1 != mca_coll_scc_config.cma_adapt || !scc_xport_single_copy(x) || x->over
-        || n > SCC_WAY_RANKS) {
+    if (!scc_single_copy_learnt(x)) {
         return;
     }
     if (NULL == parts->len) {
@@ -441,8 +440,11 @@ static void scc_allgather_way(mca_coll_scc_module_t *m, const scc_parts_t *parts
 /* The way rank i's part of len bytes goes (true: single copy). */
 static bool scc_allgather_single(const scc_xport_t *x, const scc_ag_way_t *w, int i, size_t len)
 {
-    if (0 == len || scc_single_copy(x, len) || !scc_xport_single_copy(x)) {
-        return 0 != len && scc_single_copy(x, len);
+    if (0 == len || !scc_xport_single_copy(x)) {
+        return false;
+    }
+    if (scc_single_copy(x, len)) {
+        return true;    /* (coll_scc_cma_min's rule) */
     }
     if (2 == mca_coll_scc_config.cma_adapt && x->size <= SCC_WAY_RANKS) {
         return 1 == i % 2;      /* (tests: senders of both ways in one call) */

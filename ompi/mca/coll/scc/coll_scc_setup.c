@@ -158,8 +158,7 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
     if (scc_xport_single_copy(m->xp) && m->xp->cma_min < SIZE_MAX) {
         snprintf(cma, sizeof(cma), "on from %zu bytes (blocks per peer from %zu)", m->xp->cma_min,
                  m->xp->cma_a2a_min);
-    } else if (scc_xport_single_copy(m->xp) && 1 == mca_coll_scc_config.cma_adapt
-               && !m->xp->over) {
+    } else if (scc_single_copy_learnt(m->xp)) {
         snprintf(cma, sizeof(cma), "where timed calls find it faster (coll_scc_cma_adapt)");
     }
     SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: transport %s, %d slots of %zu bytes per "

@@ -5,8 +5,8 @@
 # element by element, the counters showing scc's algorithms under the forms' own names and no
 # fallback; scc_nbc's application patterns (many outstanding, every order of ending, two
 # communicators, starts that must not wait for the other ranks, blocking calls between,
-# requests and datatypes freed early, persistent requests started thousands of times, two
-# threads at once); a
+# requests and datatypes freed early, persistent requests started thousands of times and
+# decided once, two threads at once); a
 # forced algorithm in a form; the fallback inside a task (its nonblocking functions, never
 # blocking progress); the setup started by a nonblocking call.
 . "$SCC_SRCDIR/test/mpi/scc_lib.sh"
@@ -67,6 +67,9 @@ for np in $(scc_matrix "2 3 5" "3"); do
     scc_served "$log" "$np" MPI_COMM_WORLD " ibcast:.* ibarrier:tree=[0-9]+ iallreduce:.* ialltoall:flat=[0-9]+ igather:flat=[0-9]+ iallgather:flat=[0-9]+ ireduce_scatter_block:flat=[0-9]+ bcast_init:.* allreduce_init:[a-z]+=2000" \
         && ! grep -aE "size $np calls:" "$log" | grep -q ":fallback="
     tap_check $? "scc_nbc np=$np: every nonblocking and persistent call served by scc, the 2000 starts of one persistent allreduce counted" "$log"
+    # (the blocking calls took the algorithm forced after the first start, the starts not)
+    scc_served "$log" "$np" scc_decided " calls: allreduce:flat=10 allreduce_init:tree=20$"
+    tap_check $? "scc_nbc np=$np: a persistent allreduce keeps the algorithm decided at its first start (tree 20 times, the blocking calls between flat as forced after it)" "$log"
 done
 
 # MPI_THREAD_MULTIPLE: two threads at once, each starting and ending operations on a

@@ -330,6 +330,76 @@ static void persistent(MPI_Comm comm, int count, int iters)
 }
 #endif
 
+/* The value of allreduce's algorithm `name` for coll_scc_allreduce_algorithm, -1 if none. */
+static int allreduce_alg(const char *name)
+{
+    char names[32][32];
+    int values[32], n = tb_algorithms("allreduce", "auto", names, values, 32);
+    for (int i = 0; i < n; ++i) {
+        if (0 == strcmp(names[i], name)) {
+            return values[i];
+        }
+    }
+    return -1;
+}
+
+/* Forces allreduce's algorithm (0: the table's) through MPI_T; 0 if it cannot. */
+static int force_allreduce(int value)
+{
+    int idx, count;
+    MPI_T_cvar_handle h;
+    int ok;
+    if (MPI_SUCCESS != MPI_T_cvar_get_index("coll_scc_allreduce_algorithm", &idx)
+        || MPI_SUCCESS != MPI_T_cvar_handle_alloc(idx, NULL, &h, &count)) {
+        return 0;
+    }
+    ok = MPI_SUCCESS == MPI_T_cvar_write(h, &value);
+    MPI_T_cvar_handle_free(&h);
+    return ok;
+}
+
+/* A persistent allreduce decides at its first start and keeps that decision: started 10
+ * times with the tree forced and 10 times more after flat is forced (through MPI_T), it runs
+ * the tree all 20 times, while 10 blocking calls between take flat (the counters of the
+ * communicator "scc_decided" say which ran: nbc.sh). */
+static void decided_once(void)
+{
+    const int tree = allreduce_alg("tree"), flat = allreduce_alg("flat");
+    int in[2], out[2], bad = 0;
+    MPI_Comm comm;
+    MPI_Request r;
+
+    tb_case();
+    if (tree < 0 || flat < 0 || !force_allreduce(tree)) {
+        tb_fail("cannot force allreduce's algorithms through MPI_T (tree %d, flat %d)", tree,
+                flat);
+        return;
+    }
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_name(comm, "scc_decided");
+    SCC_PINIT(Allreduce)(in, out, 2, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL, &r);
+    for (int it = 0; it < 30; ++it) {
+        if (10 == it && !force_allreduce(flat)) {
+            tb_fail("cannot force allreduce's flat algorithm through MPI_T");
+        }
+        in[0] = rank + it;
+        in[1] = -rank;
+        if (it >= 10 && it % 2) {
+            MPI_Allreduce(in, out, 2, MPI_INT, MPI_SUM, comm);
+        } else {
+            MPI_Start(&r);
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+        }
+        bad += out[0] != size * (size - 1) / 2 + size * it || out[1] != -size * (size - 1) / 2;
+    }
+    (void) force_allreduce(0);
+    MPI_Request_free(&r);
+    MPI_Comm_free(&comm);
+    if (bad) {
+        tb_fail("persistent allreduce decided once, blocking calls between: %d wrong", bad);
+    }
+}
+
 /* A thread's share: its own communicator, operations outstanding, ended in every order. */
 static void *thread_main(void *p)
 {
@@ -344,10 +414,11 @@ int main(int argc, char **argv)
 {
     static const int counts[] = { 2, 300, 20000 };
     MPI_Comm dup;
-    int rc, provided, threads = argc > 1 && 0 == strcmp(argv[1], "-t");
+    int rc, provided, t_provided, threads = argc > 1 && 0 == strcmp(argv[1], "-t");
 
     tb_prog = "scc_nbc";
     MPI_Init_thread(&argc, &argv, threads ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
+    MPI_T_init_thread(MPI_THREAD_SINGLE, &t_provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (threads && provided < MPI_THREAD_MULTIPLE) {
@@ -400,9 +471,13 @@ int main(int argc, char **argv)
 #if SCC_HAVE_PERSISTENT
     persistent(MPI_COMM_WORLD, 2, 2000);
     persistent(dup, 30000, 20);
+    if (!threads) {
+        decided_once();
+    }
 #endif
     MPI_Comm_free(&dup);
     rc = tb_finish();
+    MPI_T_finalize();
     MPI_Finalize();
     return rc;
 }

@@ -206,6 +206,10 @@ static inline void mca_coll_scc_count(mca_coll_scc_module_t *m, scc_coll_t c, sc
 int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int root,
                        struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
 int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+/* The barrier's algorithm here (SCC_ALG_FALLBACK: the fallback's), and running it (counted;
+ * OMPI_ERR_NOT_AVAILABLE: the fallback must serve it) -- decided once by a persistent one. */
+scc_alg_t mca_coll_scc_barrier_decide(mca_coll_scc_module_t *m);
+int mca_coll_scc_barrier_go(mca_coll_scc_module_t *m, scc_alg_t alg);
 int mca_coll_scc_reduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
                         struct ompi_op_t *op, int root, struct ompi_communicator_t *comm,
                         mca_coll_base_module_t *module);

@@ -1,4 +1,5 @@
-/* coll_scc_barrier.c: MPI_Barrier: choose an algorithm, or hand the call to the fallback. */
+/* coll_scc_barrier.c: MPI_Barrier: decide and run it (a persistent one decides once), or hand
+ * the call to the fallback. */
 #include "coll_scc.h"
 #include "coll_scc_flat.h"
 #include "coll_scc_xport.h"
@@ -16,25 +17,30 @@ static void scc_warn_fanin(mca_coll_scc_module_t *m)
     }
 }
 
-int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+scc_alg_t mca_coll_scc_barrier_decide(mca_coll_scc_module_t *m)
 {
-    mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
-    scc_alg_t alg;
+    scc_alg_t alg = mca_coll_scc_pick(m, SCC_COLL_BARRIER, 0);
 
-    if (OPAL_UNLIKELY(!mca_coll_scc_ready(m, comm))) {
-        goto fallback;
-    }
-    alg = mca_coll_scc_pick(m, SCC_COLL_BARRIER, 0);
     /* the flag tree and dissemination need one shared memory (flag lines); across nodes
-       both are schedules (coll_scc_sched_hier.c) */
-    if (SCC_ALG_TREE == alg && SCC_TOPO_NODES != m->topo.kind) {
-        if (OPAL_LIKELY(NULL != m->children && scc_xport_shared_all(m->xp))) {
-            mca_coll_scc_count(m, SCC_COLL_BARRIER, alg);
-            return mca_coll_scc_barrier_tree(m);
-        }
-        /* over point-to-point messages the NoC_Msg barrier's schedule runs instead: the
-           count names what ran */
+       both are schedules (coll_scc_sched_hier.c).  Over point-to-point messages the NoC_Msg
+       barrier's schedule runs instead of the tree: the count names what ran */
+    if (SCC_ALG_TREE == alg && SCC_TOPO_NODES != m->topo.kind
+        && !(NULL != m->children && scc_xport_shared_all(m->xp))) {
         alg = SCC_ALG_NOCMSG;
+    }
+    return alg;
+}
+
+int mca_coll_scc_barrier_go(mca_coll_scc_module_t *m, scc_alg_t alg)
+{
+    int rc;
+
+    /* (a persistent start names its call as the table's lookup does) */
+    m->cur_coll = SCC_COLL_BARRIER;
+    m->cur_alg = alg;
+    if (SCC_ALG_TREE == alg && SCC_TOPO_NODES != m->topo.kind) {
+        mca_coll_scc_count(m, SCC_COLL_BARRIER, alg);
+        return mca_coll_scc_barrier_tree(m);
     }
     if (SCC_ALG_DISSEM == alg && SCC_TOPO_NODES != m->topo.kind) {
         mca_coll_scc_count(m, SCC_COLL_BARRIER, alg);
@@ -43,15 +49,24 @@ int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_
     if (OPAL_UNLIKELY(SCC_ALG_NOCMSG_FANIN == alg)) {
         scc_warn_fanin(m);
     }
-    if (SCC_ALG_FALLBACK != alg) {
-        int rc = mca_coll_scc_barrier_sched(m, alg);
-        if (OMPI_ERR_NOT_AVAILABLE != rc) {
-            mca_coll_scc_count(m, SCC_COLL_BARRIER, alg);
-            return rc;
-        }
+    rc = mca_coll_scc_barrier_sched(m, alg);
+    if (OMPI_ERR_NOT_AVAILABLE != rc) {
+        mca_coll_scc_count(m, SCC_COLL_BARRIER, alg);
     }
+    return rc;
+}
 
-fallback:
+int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+{
+    mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
+    scc_alg_t alg;
+    int rc;
+
+    if (OPAL_LIKELY(mca_coll_scc_ready(m, comm))
+        && SCC_ALG_FALLBACK != (alg = mca_coll_scc_barrier_decide(m))
+        && OMPI_ERR_NOT_AVAILABLE != (rc = mca_coll_scc_barrier_go(m, alg))) {
+        return rc;
+    }
     mca_coll_scc_count(m, SCC_COLL_BARRIER, SCC_ALG_FALLBACK);
     return SCC_FALLBACK(m, barrier, comm);
 }

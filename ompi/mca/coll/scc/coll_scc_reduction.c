@@ -1,6 +1,7 @@
-/* coll_scc_reduction.c: what MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter(_block) share --
- * which calls the component can take, and the schedule or a rank-ordered algorithm (the
- * direct one on one node, the leaders' across nodes). */
+/* coll_scc_reduction.c: what the reductions share (MPI_Reduce, MPI_Allreduce,
+ * MPI_Reduce_scatter(_block), MPI_Scan, MPI_Exscan) -- which calls the component can take,
+ * the decision of a call (made once for a persistent one), and the schedule or a rank-ordered
+ * algorithm (the direct one on one node, the leaders' across nodes). */
 #include "coll_scc_reduction.h"
 #include "coll_scc_flat.h"
 #include "coll_scc_run.h"
@@ -153,4 +154,86 @@ int mca_coll_scc_reduction(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg
     }
     mca_coll_scc_count(m, c, alg);
     return scc_reduction_run(m, c, alg, r);
+}
+
+scc_alg_t mca_coll_scc_reduction_decide(mca_coll_scc_module_t *m, scc_coll_t c, const void *sbuf,
+                                        void *rbuf, int count, struct ompi_datatype_t *dtype,
+                                        struct ompi_op_t *op, int root,
+                                        scc_reduction_call_t *call)
+{
+    scc_reduction_t *r = &call->r;
+    size_t dtsize;
+    ptrdiff_t lb;
+
+    ompi_datatype_type_size(dtype, &dtsize);
+    call->c = c;
+    call->bytes = dtsize * (size_t) count;
+    call->alg = mca_coll_scc_reduction_pick(m, c, dtype, (size_t) count, call->bytes, &lb);
+    /* in place: the input is the result buffer (exscan's rank 0 only reads it; sbuf stays
+       MPI_IN_PLACE for the fallback) */
+    r->in = (const char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf) + lb;
+    r->out = SCC_COLL_REDUCE != c || m->rank == root ? (char *) rbuf + lb : NULL;
+    r->count = (size_t) count;
+    r->at = NULL;
+    r->dtype = dtype;
+    r->op = op;
+    r->root = root;
+    return call->alg;
+}
+
+/* scan and exscan: both algorithms combine in rank order, so any operation is taken (no
+ * commutativity check) */
+static int scc_reduction_scan(mca_coll_scc_module_t *m, const scc_reduction_call_t *call)
+{
+    const scc_reduction_t *r = &call->r;
+    const bool exclusive = SCC_COLL_EXSCAN == call->c;
+
+    switch (call->alg) {
+    case SCC_ALG_FLAT:
+        return mca_coll_scc_scan_flat(m, r->in, r->out, r->count, r->dtype, r->op, exclusive);
+    case SCC_ALG_LEADERS:
+        return mca_coll_scc_scan_leaders(m, r->in, r->out, r->count, r->dtype, r->op,
+                                         exclusive);
+    default:
+        return mca_coll_scc_scan_ring(m, r->in, r->out, r->count, r->dtype, r->op, exclusive);
+    }
+}
+
+int mca_coll_scc_reduction_go(mca_coll_scc_module_t *m, const scc_reduction_call_t *call)
+{
+    int rc;
+
+    /* (a persistent start names its call as the table's lookup does) */
+    m->cur_coll = call->c;
+    m->cur_alg = call->alg;
+#if defined(SCC_TRACE) && SCC_TRACE
+    m->cur_bytes = call->bytes;
+#endif
+    /* bytes, not count: a zero-size datatype moves nothing either */
+    if (0 == call->bytes) {
+        mca_coll_scc_count(m, call->c, call->alg);
+        return OMPI_SUCCESS;
+    }
+    if (SCC_COLL_SCAN != call->c && SCC_COLL_EXSCAN != call->c) {
+        return mca_coll_scc_reduction(m, call->c, call->alg, &call->r);
+    }
+    rc = scc_reduction_scan(m, call);
+    if (OMPI_ERR_NOT_AVAILABLE != rc) {
+        mca_coll_scc_count(m, call->c, call->alg);
+    }
+    return rc;
+}
+
+int mca_coll_scc_reduction_call(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
+                                scc_coll_t c, const void *sbuf, void *rbuf, int count,
+                                struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root)
+{
+    scc_reduction_call_t call;
+
+    if (OPAL_UNLIKELY(!mca_coll_scc_ready(m, comm))
+        || SCC_ALG_FALLBACK
+               == mca_coll_scc_reduction_decide(m, c, sbuf, rbuf, count, dtype, op, root, &call)) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    return mca_coll_scc_reduction_go(m, &call);
 }

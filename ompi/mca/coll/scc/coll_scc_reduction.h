@@ -20,6 +20,32 @@ typedef struct scc_reduction {
     int root;
 } scc_reduction_t;
 
+/* A reduction of one vector (reduce, allreduce, scan, exscan) decided: what a blocking call
+ * decides at every call, a persistent one at its first start only (coll_scc_icolls.c). */
+typedef struct scc_reduction_call {
+    scc_coll_t c;
+    scc_alg_t alg;                  /* SCC_ALG_FALLBACK: the fallback serves it */
+    size_t bytes;                   /* as the table counts them; 0: nothing moves */
+    scc_reduction_t r;
+} scc_reduction_call_t;
+
+/* Decides call c on the user's arguments (root: reduce's; the others pass 0): the table's
+ * algorithm, the datatype's checks and where the data lies.  The same on every rank. */
+scc_alg_t mca_coll_scc_reduction_decide(mca_coll_scc_module_t *m, scc_coll_t c, const void *sbuf,
+                                        void *rbuf, int count, struct ompi_datatype_t *dtype,
+                                        struct ompi_op_t *op, int root,
+                                        scc_reduction_call_t *call);
+
+/* Runs a decided call (not SCC_ALG_FALLBACK) and counts it; OMPI_ERR_NOT_AVAILABLE: the
+ * fallback must serve it (before any data moved, on every rank alike). */
+int mca_coll_scc_reduction_go(mca_coll_scc_module_t *m, const scc_reduction_call_t *call);
+
+/* A blocking reduction of one vector: decided and run here, or OMPI_ERR_NOT_AVAILABLE
+ * (its entry hands it to the fallback). */
+int mca_coll_scc_reduction_call(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
+                                scc_coll_t c, const void *sbuf, void *rbuf, int count,
+                                struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root);
+
 /* The algorithm for a reduction of count elements (bytes as the table counts them),
  * SCC_ALG_FALLBACK where the component cannot take the call; lb: where the data
  * starts in the user's buffers. */

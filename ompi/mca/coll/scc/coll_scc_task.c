@@ -429,6 +429,7 @@ int mca_coll_scc_task_post(mca_coll_scc_module_t *m, struct ompi_communicator_t 
     t->comm = comm;
     t->run = run;
     t->form = form;
+    t->decided = false;
     t->freed = false;
     /* (a task from the cache: what the MPI layer retained through it was let go) */
     memset(&t->super.cb, 0, sizeof(t->super.cb));

@@ -18,6 +18,7 @@
 
 #include "coll_scc.h"
 #include "coll_scc_fiber.h"
+#include "coll_scc_reduction.h"
 #include "ompi/mca/coll/base/coll_base_util.h"
 #include "ompi/request/request.h"
 
@@ -48,6 +49,8 @@ typedef struct mca_coll_scc_task {
     scc_task_run_fn_t run;          /* the blocking call on a */
     scc_task_args_t a;
     int form;                       /* SCC_FORM_I or SCC_FORM_INIT */
+    bool decided;                   /* persistent: decided at a start, call holds it */
+    scc_reduction_call_t call;      /*   (a reduction's decision; the barrier's: call.alg) */
     int rc;
     uint64_t last;                  /* when it was last resumed (cycles; 0: unknown) */
     bool queued;                    /* started and not ended */

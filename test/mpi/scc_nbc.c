@@ -330,11 +330,11 @@ static void persistent(MPI_Comm comm, int count, int iters)
 }
 #endif
 
-/* The value of allreduce's algorithm `name` for coll_scc_allreduce_algorithm, -1 if none. */
-static int allreduce_alg(const char *name)
+/* The value of coll's algorithm `name` for coll_scc_<coll>_algorithm, -1 if none. */
+static int alg_value(const char *coll, const char *name)
 {
     char names[32][32];
-    int values[32], n = tb_algorithms("allreduce", "auto", names, values, 32);
+    int values[32], n = tb_algorithms(coll, "auto", names, values, 32);
     for (int i = 0; i < n; ++i) {
         if (0 == strcmp(names[i], name)) {
             return values[i];
@@ -343,13 +343,14 @@ static int allreduce_alg(const char *name)
     return -1;
 }
 
-/* Forces allreduce's algorithm (0: the table's) through MPI_T; 0 if it cannot. */
-static int force_allreduce(int value)
+/* Forces coll's algorithm (0: the table's) through MPI_T; 0 if it cannot. */
+static int force_alg(const char *coll, int value)
 {
-    int idx, count;
+    char pname[64];
+    int idx, count, ok;
     MPI_T_cvar_handle h;
-    int ok;
-    if (MPI_SUCCESS != MPI_T_cvar_get_index("coll_scc_allreduce_algorithm", &idx)
+    snprintf(pname, sizeof(pname), "coll_scc_%s_algorithm", coll);
+    if (MPI_SUCCESS != MPI_T_cvar_get_index(pname, &idx)
         || MPI_SUCCESS != MPI_T_cvar_handle_alloc(idx, NULL, &h, &count)) {
         return 0;
     }
@@ -358,45 +359,151 @@ static int force_allreduce(int value)
     return ok;
 }
 
-/* A persistent allreduce decides at its first start and keeps that decision: started 10
- * times with the tree forced and 10 times more after flat is forced (through MPI_T), it runs
- * the tree all 20 times, while 10 blocking calls between take flat (the counters of the
- * communicator "scc_decided" say which ran: nbc.sh). */
+/* Persistent requests decide at their first start and keep that decision: each of six
+ * collectives started 10 times with one algorithm (or the fallback) forced and 10 times more
+ * after flat is forced (through MPI_T) runs the first one all 20 times, while 10 blocking
+ * calls of each between take flat (the counters of the communicator "scc_decided" say which
+ * ran: nbc.sh). */
+enum { D_ALLREDUCE, D_BCAST, D_ALLTOALL, D_GATHER, D_SCATTER, D_ALLGATHER, ND };
+static const char *const d_coll[ND] = { "allreduce", "bcast", "alltoall", "gather", "scatter",
+                                        "allgather" };
+/* (one node has no second algorithm for gather and scatter: the fallback is decided once too) */
+static const char *const d_first[ND] = { "tree", "tree", "ring", "fallback", "fallback", "ring" };
+
+/* Collective k: its blocking call (r NULL) or its persistent request in *r */
+#define D_CALL(r, name, ...)                                                     \
+    (NULL != (r) ? SCC_PINIT(name)(__VA_ARGS__, MPI_INFO_NULL, (r)) : MPI_##name(__VA_ARGS__))
+static void decided_call(int k, int *in, int *out, MPI_Comm comm, MPI_Request *r)
+{
+    const int root = size - 1;
+    switch (k) {
+    case D_ALLREDUCE:
+        (void) D_CALL(r, Allreduce, in, out, 2, MPI_INT, MPI_SUM, comm);
+        break;
+    case D_BCAST:
+        (void) D_CALL(r, Bcast, out, 2, MPI_INT, root, comm);
+        break;
+    case D_ALLTOALL:
+        (void) D_CALL(r, Alltoall, in, 2, MPI_INT, out, 2, MPI_INT, comm);
+        break;
+    case D_GATHER:
+        (void) D_CALL(r, Gather, in, 2, MPI_INT, out, 2, MPI_INT, root, comm);
+        break;
+    case D_SCATTER:
+        (void) D_CALL(r, Scatter, in, 2, MPI_INT, out, 2, MPI_INT, root, comm);
+        break;
+    default:
+        (void) D_CALL(r, Allgather, in, 2, MPI_INT, out, 2, MPI_INT, comm);
+        break;
+    }
+}
+
+/* What out must hold after collective k of iteration it (in: tb_val(rank, i, it) for each
+ * rank's 2 * size elements; the bcast's root sends the same); the number of wrong elements */
+static int decided_check(int k, const int *out, int it)
+{
+    const int root = size - 1;
+    int bad = 0;
+    for (int j = 0; j < 2 * size; ++j) {
+        int32_t want;
+        switch (k) {
+        case D_ALLREDUCE:
+            if (j >= 2) {
+                return bad;
+            }
+            want = 0;
+            for (int q = 0; q < size; ++q) {
+                want += tb_val(q, j, it);
+            }
+            break;
+        case D_BCAST:
+            if (j >= 2) {
+                return bad;
+            }
+            want = tb_val(root, j, it);
+            break;
+        case D_ALLTOALL:
+            want = tb_val(j / 2, 2 * rank + j % 2, it);
+            break;
+        case D_GATHER:
+        case D_ALLGATHER:
+            /* (gather: only the root holds every rank's first two) */
+            if (D_GATHER == k && rank != root) {
+                return bad;
+            }
+            want = tb_val(j / 2, j % 2, it);
+            break;
+        default:
+            if (j >= 2) {
+                return bad;
+            }
+            want = tb_val(root, 2 * rank + j, it);
+            break;
+        }
+        bad += out[j] != want;
+    }
+    return bad;
+}
+
 static void decided_once(void)
 {
-    const int tree = allreduce_alg("tree"), flat = allreduce_alg("flat");
-    int in[2], out[2], bad = 0;
+    int value[ND], flat[ND], bad = 0;
+    int *in = malloc(sizeof(int) * 2 * size), *out[ND];
     MPI_Comm comm;
-    MPI_Request r;
+    MPI_Request r[ND];
 
     tb_case();
-    if (tree < 0 || flat < 0 || !force_allreduce(tree)) {
-        tb_fail("cannot force allreduce's algorithms through MPI_T (tree %d, flat %d)", tree,
-                flat);
-        return;
+    for (int k = 0; k < ND; ++k) {
+        value[k] = alg_value(d_coll[k], d_first[k]);
+        flat[k] = alg_value(d_coll[k], "flat");
+        if (value[k] < 0 || flat[k] < 0 || !force_alg(d_coll[k], value[k])) {
+            tb_fail("cannot force %s's algorithms through MPI_T (%s %d, flat %d)", d_coll[k],
+                    d_first[k], value[k], flat[k]);
+            free(in);
+            return;
+        }
     }
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_set_name(comm, "scc_decided");
-    SCC_PINIT(Allreduce)(in, out, 2, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL, &r);
-    for (int it = 0; it < 30; ++it) {
-        if (10 == it && !force_allreduce(flat)) {
-            tb_fail("cannot force allreduce's flat algorithm through MPI_T");
-        }
-        in[0] = rank + it;
-        in[1] = -rank;
-        if (it >= 10 && it % 2) {
-            MPI_Allreduce(in, out, 2, MPI_INT, MPI_SUM, comm);
-        } else {
-            MPI_Start(&r);
-            MPI_Wait(&r, MPI_STATUS_IGNORE);
-        }
-        bad += out[0] != size * (size - 1) / 2 + size * it || out[1] != -size * (size - 1) / 2;
+    for (int k = 0; k < ND; ++k) {
+        out[k] = malloc(sizeof(int) * 2 * size);
+        decided_call(k, in, out[k], comm, &r[k]);
     }
-    (void) force_allreduce(0);
-    MPI_Request_free(&r);
+    for (int it = 0; it < 30; ++it) {
+        for (int k = 0; 10 == it && k < ND; ++k) {
+            if (!force_alg(d_coll[k], flat[k])) {
+                tb_fail("cannot force %s's flat algorithm through MPI_T", d_coll[k]);
+            }
+        }
+        for (int j = 0; j < 2 * size; ++j) {
+            in[j] = tb_val(rank, j, it);
+        }
+        for (int k = 0; k < ND; ++k) {
+            /* the broadcast's buffer: the root's data, -1 elsewhere */
+            for (int j = 0; j < 2 * size; ++j) {
+                out[k][j] = D_BCAST == k && rank == size - 1 && j < 2 ? in[j] : -1;
+            }
+            if (it >= 10 && it % 2) {
+                decided_call(k, in, out[k], comm, NULL);
+            }
+        }
+        if (it < 10 || 0 == it % 2) {
+            MPI_Startall(ND, r);
+            MPI_Waitall(ND, r, MPI_STATUSES_IGNORE);
+        }
+        for (int k = 0; k < ND; ++k) {
+            bad += decided_check(k, out[k], it);
+        }
+    }
+    for (int k = 0; k < ND; ++k) {
+        (void) force_alg(d_coll[k], 0);
+        MPI_Request_free(&r[k]);
+        free(out[k]);
+    }
     MPI_Comm_free(&comm);
+    free(in);
     if (bad) {
-        tb_fail("persistent allreduce decided once, blocking calls between: %d wrong", bad);
+        tb_fail("persistent collectives decided once, blocking calls between: %d wrong", bad);
     }
 }
 

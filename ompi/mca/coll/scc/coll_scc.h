@@ -205,6 +205,26 @@ static inline void mca_coll_scc_count(mca_coll_scc_module_t *m, scc_coll_t c, sc
 /* Entry points */
 int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int root,
                        struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+/* The algorithm for a call c of count elements of dtype (their bytes in *bytes; SCC_ALG_FALLBACK:
+ * the fallback's): what the broadcast and the block collectives decide, once when
+ * persistent (coll_scc_dtype.c). */
+scc_alg_t mca_coll_scc_decide_bytes(mca_coll_scc_module_t *m, scc_coll_t c, int count,
+                                    struct ompi_datatype_t *dtype, size_t *bytes);
+/* Running such a decision (counted; OMPI_ERR_NOT_AVAILABLE: the fallback must serve it). */
+int mca_coll_scc_bcast_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes, void *buff,
+                          int count, struct ompi_datatype_t *dtype, int root);
+int mca_coll_scc_alltoall_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes,
+                             const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                             void *rbuf, int rcount, struct ompi_datatype_t *rdtype);
+int mca_coll_scc_allgather_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes,
+                              const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                              void *rbuf, int rcount, struct ompi_datatype_t *rdtype);
+int mca_coll_scc_gather_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes,
+                           const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                           void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root);
+int mca_coll_scc_scatter_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes,
+                            const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                            void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root);
 int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
 /* The barrier's algorithm here (SCC_ALG_FALLBACK: the fallback's), and running it (counted;
  * OMPI_ERR_NOT_AVAILABLE: the fallback must serve it) -- decided once by a persistent one. */

@@ -1,32 +1,24 @@
-/* coll_scc_allgather.c: MPI_Allgather: choose an algorithm, or hand the call to the fallback. */
+/* coll_scc_allgather.c: MPI_Allgather: decide and run it (a persistent one decides once),
+ * or hand the call to the fallback. */
 #include "coll_scc.h"
 #include "coll_scc_flat.h"
 #include "coll_scc_run.h"
 
 #include "ompi/datatype/ompi_datatype.h"
 
-int mca_coll_scc_allgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
-                           void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
-                           struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+int mca_coll_scc_allgather_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes,
+                              const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                              void *rbuf, int rcount, struct ompi_datatype_t *rdtype)
 {
-    mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
-    size_t size, bytes, n;
+    size_t n = (size_t) m->size;
     const char *in;
     char *out;
     bool packed;
-    scc_alg_t alg;
     int rc;
 
-    if (OPAL_UNLIKELY(!mca_coll_scc_ready(m, comm))) {
-        goto fallback;
-    }
-    n = (size_t) m->size;
-    ompi_datatype_type_size(rdtype, &size);
-    bytes = size * (size_t) rcount;
-    alg = mca_coll_scc_pick(m, SCC_COLL_ALLGATHER, bytes);
-    if (SCC_ALG_FALLBACK == alg) {
-        goto fallback;
-    }
+    /* (a persistent start names its call as the table's lookup does) */
+    m->cur_coll = SCC_COLL_ALLGATHER;
+    m->cur_alg = alg;
     if (0 == bytes) {
         mca_coll_scc_count(m, SCC_COLL_ALLGATHER, alg);
         return OMPI_SUCCESS;
@@ -55,15 +47,32 @@ int mca_coll_scc_allgather(const void *sbuf, int scount, struct ompi_datatype_t 
     rc = SCC_ALG_FLAT == alg ? mca_coll_scc_allgather_flat(m, in, out, bytes)
                              : mca_coll_scc_allgather_sched(m, alg, in, out, bytes, NULL);
     if (OMPI_ERR_NOT_AVAILABLE == rc) {
-        goto fallback;
+        return rc;
     }
     mca_coll_scc_count(m, SCC_COLL_ALLGATHER, alg);
     if (OMPI_SUCCESS == rc) {
         rc = scc_view_out_done(rbuf, (size_t) rcount * n, rdtype, out, bytes * n, packed);
     }
     return rc;
+}
 
-fallback:
+int mca_coll_scc_allgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                           void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
+                           struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+{
+    mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
+    size_t bytes;
+    scc_alg_t alg;
+    int rc;
+
+    if (OPAL_LIKELY(mca_coll_scc_ready(m, comm))
+        && SCC_ALG_FALLBACK
+               != (alg = mca_coll_scc_decide_bytes(m, SCC_COLL_ALLGATHER, rcount, rdtype, &bytes))
+        && OMPI_ERR_NOT_AVAILABLE
+               != (rc = mca_coll_scc_allgather_go(m, alg, bytes, sbuf, scount, sdtype, rbuf, rcount,
+                                                  rdtype))) {
+        return rc;
+    }
     mca_coll_scc_count(m, SCC_COLL_ALLGATHER, SCC_ALG_FALLBACK);
     return SCC_FALLBACK(m, allgather, sbuf, scount, sdtype, rbuf, rcount, rdtype, comm);
 }

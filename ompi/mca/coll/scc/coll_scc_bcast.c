@@ -66,25 +66,17 @@ static int scc_bcast_rejoin(mca_coll_scc_module_t *m, char *data, size_t bytes, 
     return OMPI_SUCCESS == rc && total > bytes ? MPI_ERR_TRUNCATE : rc;
 }
 
-int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int root,
-                       struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+int mca_coll_scc_bcast_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes, void *buff,
+                          int count, struct ompi_datatype_t *dtype, int root)
 {
-    mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
-    size_t dtsize, bytes, got;
+    size_t got = bytes;
     bool packed = false;
     char *data;
-    scc_alg_t alg;
     int rc;
 
-    if (OPAL_UNLIKELY(!mca_coll_scc_ready(m, comm))) {
-        goto fallback;
-    }
-    ompi_datatype_type_size(dtype, &dtsize);
-    bytes = dtsize * (size_t) count;
-    alg = mca_coll_scc_pick(m, SCC_COLL_BCAST, bytes);
-    if (SCC_ALG_FALLBACK == alg) {
-        goto fallback;
-    }
+    /* (a persistent start names its call as the table's lookup does) */
+    m->cur_coll = SCC_COLL_BCAST;
+    m->cur_alg = alg;
     if (0 == bytes) {
         /* no message at all: a rank whose count is 0 (the same, empty, type signature as a
            zero-size type's) never reaches a component -- the MPI layer returns */
@@ -107,9 +99,8 @@ int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int
     rc = scc_bcast_run(m, alg, data, bytes, bytes, root);
     if (OMPI_ERR_NOT_AVAILABLE == rc) {
         scc_xport_forget(m->xp);
-        goto fallback;
+        return rc;
     }
-    got = bytes;
     if (SCC_ERR_RESHAPE == rc) {
         rc = scc_bcast_rejoin(m, data, bytes, root, &alg, &got);
     }
@@ -119,8 +110,23 @@ int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int
         rc = OMPI_SUCCESS == rc ? r : rc;
     }
     return rc;
+}
 
-fallback:
+int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int root,
+                       struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+{
+    mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
+    size_t bytes;
+    scc_alg_t alg;
+    int rc;
+
+    if (OPAL_LIKELY(mca_coll_scc_ready(m, comm))
+        && SCC_ALG_FALLBACK != (alg = mca_coll_scc_decide_bytes(m, SCC_COLL_BCAST, count, dtype,
+                                                                   &bytes))
+        && OMPI_ERR_NOT_AVAILABLE
+               != (rc = mca_coll_scc_bcast_go(m, alg, bytes, buff, count, dtype, root))) {
+        return rc;
+    }
     mca_coll_scc_count(m, SCC_COLL_BCAST, SCC_ALG_FALLBACK);
     return SCC_FALLBACK(m, bcast, buff, count, dtype, root, comm);
 }

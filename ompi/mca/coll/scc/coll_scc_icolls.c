@@ -1,7 +1,8 @@
 /* coll_scc_icolls.c: the nonblocking (MPI_Ibcast) and persistent (MPI_Bcast_init) form of
  * every collective the component serves: each is its blocking call run as a task
  * (coll_scc_task.c), so it takes the same table, algorithms and transports.  A persistent
- * reduction or barrier decides at its first start that finds the communicator set up (a
+ * broadcast, barrier, block collective (alltoall, allgather, gather, scatter) or reduction
+ * of one vector decides at its first start that finds the communicator set up (a
  * communicator set up stays so) and only runs that decision at every start after it. */
 #include "coll_scc_task.h"
 
@@ -58,26 +59,33 @@ typedef struct ompi_datatype_t scc_dt_t;
     }                                                                            \
     SCC_ENTRIES_OF(name, PARAMS, ARGS, FILL)
 
-/* A persistent reduction's start: its decision, made at the first start that can (false:
- * the fallback serves it) */
-static bool scc_decided_reduction(mca_coll_scc_task_t *t, scc_coll_t c)
+/* A persistent start: decides at the first start that finds the communicator set up (decide
+ * fills t->call), then runs the decision (go); OMPI_ERR_NOT_AVAILABLE: the fallback serves it
+ * (at every start after too). */
+typedef void (*scc_decide_fn_t)(mca_coll_scc_task_t *t, scc_coll_t c);
+typedef int (*scc_go_fn_t)(mca_coll_scc_task_t *t);
+static inline int scc_start_decided(mca_coll_scc_task_t *t, scc_coll_t c, scc_decide_fn_t decide,
+                                    scc_go_fn_t go)
 {
-    scc_task_args_t *a = &t->a;
+    int rc;
 
-    if (!t->decided) {
-        if (!mca_coll_scc_ready(t->m, t->comm)) {
-            return false;
-        }
-        (void) mca_coll_scc_reduction_decide(t->m, c, a->sbuf, a->rbuf, a->scount, a->sdt,
-                                             a->op, a->root, &t->call);
+    if (!t->decided && mca_coll_scc_ready(t->m, t->comm)) {
+        decide(t, c);
         t->decided = true;
     }
-    return SCC_ALG_FALLBACK != t->call.alg;
+    if (!t->decided || SCC_ALG_FALLBACK == t->call.alg) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    rc = go(t);
+    if (OMPI_ERR_NOT_AVAILABLE == rc) {
+        t->call.alg = SCC_ALG_FALLBACK;
+    }
+    return rc;
 }
 
-/* A reduction of one vector (reduce, allreduce, scan, exscan: c): nonblocking, the blocking
- * call; persistent, its decision run, or the fallback's blocking call waited for as a task
- * waits.  RUN: as SCC_FORMS_OF */
+/* A collective decided once when persistent (c; scc_decide_##name and scc_go_##name):
+ * nonblocking, the blocking call; persistent, its decision run, or the fallback's blocking
+ * call waited for as a task waits.  RUN: as SCC_FORMS_OF */
 #define SCC_FORMS_DECIDED(name, c, PARAMS, ARGS, RUN, FILL)                     \
     static int scc_run_##name(mca_coll_scc_task_t *t)                           \
     {                                                                            \
@@ -86,21 +94,98 @@ static bool scc_decided_reduction(mca_coll_scc_task_t *t, scc_coll_t c)
         if (SCC_FORM_INIT != t->form) {                                          \
             return mca_coll_scc_##name(SCC_UNPAREN RUN, t->comm, &t->m->super);  \
         }                                                                        \
-        if (scc_decided_reduction(t, c)                                          \
-            && OMPI_ERR_NOT_AVAILABLE != (rc = mca_coll_scc_reduction_go(t->m, &t->call))) { \
+        rc = scc_start_decided(t, c, scc_decide_##name, scc_go_##name);          \
+        if (OMPI_ERR_NOT_AVAILABLE != rc) {                                      \
             return rc;                                                           \
         }                                                                        \
-        t->call.alg = SCC_ALG_FALLBACK;     /* (the same at every start after) */ \
         mca_coll_scc_count(t->m, c, SCC_ALG_FALLBACK);                           \
         return SCC_FALLBACK(t->m, name, SCC_UNPAREN RUN, t->comm);               \
     }                                                                            \
     SCC_ENTRIES_OF(name, PARAMS, ARGS, FILL)
 
-SCC_FORMS_OF(bcast,
-             (void *buff, int count, scc_dt_t *dtype, int root),
-             (buff, count, dtype, root),
-             (a->rbuf, a->scount, a->sdt, a->root),
-             a->rbuf = buff; a->scount = count; a->sdt = dtype; a->root = root;)
+/* The reductions of one vector: one decision (coll_scc_reduction.c) */
+static void scc_decide_reduction(mca_coll_scc_task_t *t, scc_coll_t c)
+{
+    scc_task_args_t *a = &t->a;
+    (void) mca_coll_scc_reduction_decide(t->m, c, a->sbuf, a->rbuf, a->scount, a->sdt, a->op,
+                                         a->root, &t->call);
+}
+
+static int scc_go_reduction(mca_coll_scc_task_t *t)
+{
+    return mca_coll_scc_reduction_go(t->m, &t->call);
+}
+
+#define scc_decide_reduce scc_decide_reduction
+#define scc_decide_allreduce scc_decide_reduction
+#define scc_decide_scan scc_decide_reduction
+#define scc_decide_exscan scc_decide_reduction
+#define scc_go_reduce scc_go_reduction
+#define scc_go_allreduce scc_go_reduction
+#define scc_go_scan scc_go_reduction
+#define scc_go_exscan scc_go_reduction
+
+/* The broadcast and the block collectives: a decision from one count's bytes -- the
+ * broadcast's, the receive count of alltoall and allgather, the root's side of gather and
+ * scatter (the root's receive count in a gather, its send count in a scatter) */
+static void scc_decide_bcast(mca_coll_scc_task_t *t, scc_coll_t c)
+{
+    t->call.alg = mca_coll_scc_decide_bytes(t->m, c, t->a.scount, t->a.sdt, &t->call.bytes);
+}
+
+static void scc_decide_blocks(mca_coll_scc_task_t *t, scc_coll_t c)
+{
+    t->call.alg = mca_coll_scc_decide_bytes(t->m, c, t->a.rcount, t->a.rdt, &t->call.bytes);
+}
+
+static void scc_decide_rooted(mca_coll_scc_task_t *t, scc_coll_t c)
+{
+    const bool recv = (SCC_COLL_GATHER == c) == (t->a.root == t->m->rank);
+    t->call.alg = mca_coll_scc_decide_bytes(t->m, c, recv ? t->a.rcount : t->a.scount,
+                                            recv ? t->a.rdt : t->a.sdt, &t->call.bytes);
+}
+
+#define scc_decide_alltoall scc_decide_blocks
+#define scc_decide_allgather scc_decide_blocks
+#define scc_decide_gather scc_decide_rooted
+#define scc_decide_scatter scc_decide_rooted
+
+static int scc_go_bcast(mca_coll_scc_task_t *t)
+{
+    return mca_coll_scc_bcast_go(t->m, t->call.alg, t->call.bytes, t->a.rbuf, t->a.scount,
+                                 t->a.sdt, t->a.root);
+}
+
+/* (the go of each block collective, on the task's arguments; the rooted ones add the root
+ * after an empty argument) */
+#define SCC_GO_BLOCKS(name, ...)                                                 \
+    static int scc_go_##name(mca_coll_scc_task_t *t)                            \
+    {                                                                            \
+        scc_task_args_t *a = &t->a;                                              \
+        return mca_coll_scc_##name##_go(t->m, t->call.alg, t->call.bytes, a->sbuf, a->scount, \
+                                        a->sdt, a->rbuf, a->rcount, a->rdt __VA_ARGS__); \
+    }
+SCC_GO_BLOCKS(alltoall, )
+SCC_GO_BLOCKS(allgather, )
+SCC_GO_BLOCKS(gather, , a->root)
+SCC_GO_BLOCKS(scatter, , a->root)
+
+static void scc_decide_barrier(mca_coll_scc_task_t *t, scc_coll_t c)
+{
+    (void) c;
+    t->call.alg = mca_coll_scc_barrier_decide(t->m);
+}
+
+static int scc_go_barrier(mca_coll_scc_task_t *t)
+{
+    return mca_coll_scc_barrier_go(t->m, t->call.alg);
+}
+
+SCC_FORMS_DECIDED(bcast, SCC_COLL_BCAST,
+                  (void *buff, int count, scc_dt_t *dtype, int root),
+                  (buff, count, dtype, root),
+                  (a->rbuf, a->scount, a->sdt, a->root),
+                  a->rbuf = buff; a->scount = count; a->sdt = dtype; a->root = root;)
 
 SCC_FORMS_DECIDED(reduce, SCC_COLL_REDUCE,
                   (const void *sbuf, void *rbuf, int count, scc_dt_t *dtype,
@@ -135,28 +220,28 @@ SCC_FORMS_OF(reduce_scatter,
              a->sbuf = sbuf; a->rbuf = rbuf; a->rcounts = rcounts; a->sdt = dtype; a->op = op;)
 
 /* Blocks of one size from every rank to every rank (alltoall, allgather) */
-#define SCC_FORMS_BLOCKS(name)                                                   \
-    SCC_FORMS_OF(name,                                                           \
-                 (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, int rcount, \
-                  scc_dt_t *rdtype),                                             \
-                 (sbuf, scount, sdtype, rbuf, rcount, rdtype),                   \
-                 (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt),       \
-                 a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf; \
-                 a->rcount = rcount; a->rdt = rdtype;)
-SCC_FORMS_BLOCKS(alltoall)
-SCC_FORMS_BLOCKS(allgather)
+#define SCC_FORMS_BLOCKS(name, c)                                                \
+    SCC_FORMS_DECIDED(name, c,                                                   \
+                      (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, int rcount, \
+                       scc_dt_t *rdtype),                                        \
+                      (sbuf, scount, sdtype, rbuf, rcount, rdtype),              \
+                      (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt),  \
+                      a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf; \
+                      a->rcount = rcount; a->rdt = rdtype;)
+SCC_FORMS_BLOCKS(alltoall, SCC_COLL_ALLTOALL)
+SCC_FORMS_BLOCKS(allgather, SCC_COLL_ALLGATHER)
 
 /* The same with a root (gather, scatter) */
-#define SCC_FORMS_ROOTED(name)                                                   \
-    SCC_FORMS_OF(name,                                                           \
-                 (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, int rcount, \
-                  scc_dt_t *rdtype, int root),                                   \
-                 (sbuf, scount, sdtype, rbuf, rcount, rdtype, root),             \
-                 (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->root), \
-                 a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf; \
-                 a->rcount = rcount; a->rdt = rdtype; a->root = root;)
-SCC_FORMS_ROOTED(gather)
-SCC_FORMS_ROOTED(scatter)
+#define SCC_FORMS_ROOTED(name, c)                                                \
+    SCC_FORMS_DECIDED(name, c,                                                   \
+                      (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, int rcount, \
+                       scc_dt_t *rdtype, int root),                              \
+                      (sbuf, scount, sdtype, rbuf, rcount, rdtype, root),        \
+                      (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->root), \
+                      a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf; \
+                      a->rcount = rcount; a->rdt = rdtype; a->root = root;)
+SCC_FORMS_ROOTED(gather, SCC_COLL_GATHER)
+SCC_FORMS_ROOTED(scatter, SCC_COLL_SCATTER)
 
 SCC_FORMS_OF(gatherv,
              (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, const int *rcounts,
@@ -203,23 +288,17 @@ SCC_FORMS_OF(alltoallw,
 /* barrier: no arguments before the communicator; persistent, decided once */
 static int scc_run_barrier(mca_coll_scc_task_t *t)
 {
-    mca_coll_scc_module_t *m = t->m;
     int rc;
 
     if (SCC_FORM_INIT != t->form) {
-        return mca_coll_scc_barrier(t->comm, &m->super);
+        return mca_coll_scc_barrier(t->comm, &t->m->super);
     }
-    if (!t->decided && mca_coll_scc_ready(m, t->comm)) {
-        t->call.alg = mca_coll_scc_barrier_decide(m);
-        t->decided = true;
-    }
-    if (t->decided && SCC_ALG_FALLBACK != t->call.alg
-        && OMPI_ERR_NOT_AVAILABLE != (rc = mca_coll_scc_barrier_go(m, t->call.alg))) {
+    rc = scc_start_decided(t, SCC_COLL_BARRIER, scc_decide_barrier, scc_go_barrier);
+    if (OMPI_ERR_NOT_AVAILABLE != rc) {
         return rc;
     }
-    t->call.alg = SCC_ALG_FALLBACK;
-    mca_coll_scc_count(m, SCC_COLL_BARRIER, SCC_ALG_FALLBACK);
-    return SCC_FALLBACK(m, barrier, t->comm);
+    mca_coll_scc_count(t->m, SCC_COLL_BARRIER, SCC_ALG_FALLBACK);
+    return SCC_FALLBACK(t->m, barrier, t->comm);
 }
 
 int mca_coll_scc_ibarrier(struct ompi_communicator_t *comm, ompi_request_t **request,

@@ -1,37 +1,24 @@
-/* coll_scc_scatter.c: MPI_Scatter: choose an algorithm, or hand the call to the fallback. */
+/* coll_scc_scatter.c: MPI_Scatter: decide and run it (a persistent one decides once),
+ * or hand the call to the fallback. */
 #include "coll_scc.h"
 #include "coll_scc_flat.h"
 #include "coll_scc_run.h"
 
 #include "ompi/datatype/ompi_datatype.h"
 
-int mca_coll_scc_scatter(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
-                         void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root,
-                         struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+int mca_coll_scc_scatter_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes,
+                            const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                            void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root)
 {
-    mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
-    size_t size, bytes, n;
+    size_t n = (size_t) m->size;
     const char *in = NULL;
     char *out = NULL;
     bool packed = false;
-    scc_alg_t alg;
     int rc;
 
-    if (OPAL_UNLIKELY(!mca_coll_scc_ready(m, comm))) {
-        goto fallback;
-    }
-    n = (size_t) m->size;
-    if (m->rank == root) {
-        ompi_datatype_type_size(sdtype, &size);
-        bytes = size * (size_t) scount;
-    } else {
-        ompi_datatype_type_size(rdtype, &size);
-        bytes = size * (size_t) rcount;
-    }
-    alg = mca_coll_scc_pick(m, SCC_COLL_SCATTER, bytes);
-    if (SCC_ALG_FALLBACK == alg) {
-        goto fallback;
-    }
+    /* (a persistent start names its call as the table's lookup does) */
+    m->cur_coll = SCC_COLL_SCATTER;
+    m->cur_alg = alg;
     if (0 == bytes) {
         mca_coll_scc_count(m, SCC_COLL_SCATTER, alg);
         return OMPI_SUCCESS;
@@ -52,15 +39,41 @@ int mca_coll_scc_scatter(const void *sbuf, int scount, struct ompi_datatype_t *s
                              : mca_coll_scc_rooted_parts_sched(m, SCC_COLL_SCATTER, alg, in, out,
                                                                bytes, NULL, root);
     if (OMPI_ERR_NOT_AVAILABLE == rc) {
-        goto fallback;
+        return rc;
     }
     mca_coll_scc_count(m, SCC_COLL_SCATTER, alg);
     if (OMPI_SUCCESS == rc && NULL != out) {
         rc = scc_view_out_done(rbuf, (size_t) rcount, rdtype, out, bytes, packed);
     }
     return rc;
+}
 
-fallback:
+int mca_coll_scc_scatter(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                         void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root,
+                         struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+{
+    mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
+    struct ompi_datatype_t *dtype;
+    size_t bytes;
+    scc_alg_t alg;
+    int count, rc;
+
+    /* the root's bytes of a part are its send count's, the others' their receive count's */
+    if (root == m->rank) {
+        count = scount;
+        dtype = sdtype;
+    } else {
+        count = rcount;
+        dtype = rdtype;
+    }
+    if (OPAL_LIKELY(mca_coll_scc_ready(m, comm))
+        && SCC_ALG_FALLBACK
+               != (alg = mca_coll_scc_decide_bytes(m, SCC_COLL_SCATTER, count, dtype, &bytes))
+        && OMPI_ERR_NOT_AVAILABLE
+               != (rc = mca_coll_scc_scatter_go(m, alg, bytes, sbuf, scount, sdtype, rbuf, rcount,
+                                                rdtype, root))) {
+        return rc;
+    }
     mca_coll_scc_count(m, SCC_COLL_SCATTER, SCC_ALG_FALLBACK);
     return SCC_FALLBACK(m, scatter, sbuf, scount, sdtype, rbuf, rcount, rdtype, root, comm);
 }

@@ -50,7 +50,7 @@ typedef struct mca_coll_scc_task {
     scc_task_args_t a;
     int form;                       /* SCC_FORM_I or SCC_FORM_INIT */
     bool decided;                   /* persistent: decided at a start, call holds it */
-    scc_reduction_call_t call;      /*   (a reduction's decision; the barrier's: call.alg) */
+    scc_reduction_call_t call;      /*   (a reduction's decision; the others': call.alg, .bytes) */
     int rc;
     uint64_t last;                  /* when it was last resumed (cycles; 0: unknown) */
     bool queued;                    /* started and not ended */

@@ -6,6 +6,7 @@
 
 #include "opal/util/output.h"
 #include "ompi/mca/coll/base/base.h"
+#include "ompi/datatype/ompi_datatype.h"
 
 #include "coll_scc_learn.h"
 #include "coll_scc_members.h"
@@ -207,9 +208,18 @@ int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int
                        struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
 /* The algorithm for a call c of count elements of dtype (their bytes in *bytes; SCC_ALG_FALLBACK:
  * the fallback's): what the broadcast and the block collectives decide, once when
- * persistent (coll_scc_dtype.c). */
-scc_alg_t mca_coll_scc_decide_bytes(mca_coll_scc_module_t *m, scc_coll_t c, int count,
-                                    struct ompi_datatype_t *dtype, size_t *bytes);
+ * persistent. */
+static inline scc_alg_t mca_coll_scc_decide_bytes(mca_coll_scc_module_t *m, scc_coll_t c,
+                                                  int count, struct ompi_datatype_t *dtype,
+                                                  size_t *bytes)
+{
+    size_t dtsize;
+
+    ompi_datatype_type_size(dtype, &dtsize);
+    *bytes = dtsize * (size_t) count;
+    return mca_coll_scc_pick(m, c, *bytes);
+}
+
 /* Running such a decision (counted; OMPI_ERR_NOT_AVAILABLE: the fallback must serve it). */
 int mca_coll_scc_bcast_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes, void *buff,
                           int count, struct ompi_datatype_t *dtype, int root);

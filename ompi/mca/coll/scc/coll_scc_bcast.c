@@ -66,8 +66,10 @@ static int scc_bcast_rejoin(mca_coll_scc_module_t *m, char *data, size_t bytes, 
     return OMPI_SUCCESS == rc && total > bytes ? MPI_ERR_TRUNCATE : rc;
 }
 
-int mca_coll_scc_bcast_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes, void *buff,
-                          int count, struct ompi_datatype_t *dtype, int root)
+/* (inlined into the blocking call; a persistent start calls it through the function below) */
+static inline __attribute__((always_inline)) int
+scc_bcast_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes, void *buff, int count,
+             struct ompi_datatype_t *dtype, int root)
 {
     size_t got = bytes;
     bool packed = false;
@@ -112,6 +114,12 @@ int mca_coll_scc_bcast_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes,
     return rc;
 }
 
+int mca_coll_scc_bcast_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes, void *buff,
+                          int count, struct ompi_datatype_t *dtype, int root)
+{
+    return scc_bcast_go(m, alg, bytes, buff, count, dtype, root);
+}
+
 int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int root,
                        struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
@@ -124,7 +132,7 @@ int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int
         && SCC_ALG_FALLBACK != (alg = mca_coll_scc_decide_bytes(m, SCC_COLL_BCAST, count, dtype,
                                                                    &bytes))
         && OMPI_ERR_NOT_AVAILABLE
-               != (rc = mca_coll_scc_bcast_go(m, alg, bytes, buff, count, dtype, root))) {
+               != (rc = scc_bcast_go(m, alg, bytes, buff, count, dtype, root))) {
         return rc;
     }
     mca_coll_scc_count(m, SCC_COLL_BCAST, SCC_ALG_FALLBACK);

@@ -1,6 +1,5 @@
 /* coll_scc_dtype.c: byte views of user buffers -- the buffer itself where its layout is
- * contiguous, else a packed copy made through Open MPI's convertor -- and the decision a call
- * of count elements takes from their bytes. */
+ * contiguous, else a packed copy made through Open MPI's convertor. */
 #include "coll_scc.h"
 #include "coll_scc_exec.h"
 
@@ -89,14 +88,4 @@ int scc_view_out_done(void *buf, size_t count, struct ompi_datatype_t *dt, const
                       size_t bytes, bool packed)
 {
     return packed ? scc_dtype_unpack(buf, count, dt, view, bytes) : OMPI_SUCCESS;
-}
-
-scc_alg_t mca_coll_scc_decide_bytes(mca_coll_scc_module_t *m, scc_coll_t c, int count,
-                                    struct ompi_datatype_t *dtype, size_t *bytes)
-{
-    size_t dtsize;
-
-    ompi_datatype_type_size(dtype, &dtsize);
-    *bytes = dtsize * (size_t) count;
-    return mca_coll_scc_pick(m, c, *bytes);
 }

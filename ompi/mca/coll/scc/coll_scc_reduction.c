@@ -156,10 +156,11 @@ int mca_coll_scc_reduction(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg
     return scc_reduction_run(m, c, alg, r);
 }
 
-scc_alg_t mca_coll_scc_reduction_decide(mca_coll_scc_module_t *m, scc_coll_t c, const void *sbuf,
-                                        void *rbuf, int count, struct ompi_datatype_t *dtype,
-                                        struct ompi_op_t *op, int root,
-                                        scc_reduction_call_t *call)
+/* (inlined into the blocking call; a persistent start calls it through the function below) */
+static inline __attribute__((always_inline)) scc_alg_t
+scc_reduction_decide(mca_coll_scc_module_t *m, scc_coll_t c, const void *sbuf, void *rbuf,
+                     int count, struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
+                     scc_reduction_call_t *call)
 {
     scc_reduction_t *r = &call->r;
     size_t dtsize;
@@ -199,7 +200,8 @@ static int scc_reduction_scan(mca_coll_scc_module_t *m, const scc_reduction_call
     }
 }
 
-int mca_coll_scc_reduction_go(mca_coll_scc_module_t *m, const scc_reduction_call_t *call)
+static inline __attribute__((always_inline)) int
+scc_reduction_go(mca_coll_scc_module_t *m, const scc_reduction_call_t *call)
 {
     int rc;
 
@@ -232,8 +234,21 @@ int mca_coll_scc_reduction_call(mca_coll_scc_module_t *m, struct ompi_communicat
 
     if (OPAL_UNLIKELY(!mca_coll_scc_ready(m, comm))
         || SCC_ALG_FALLBACK
-               == mca_coll_scc_reduction_decide(m, c, sbuf, rbuf, count, dtype, op, root, &call)) {
+               == scc_reduction_decide(m, c, sbuf, rbuf, count, dtype, op, root, &call)) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
-    return mca_coll_scc_reduction_go(m, &call);
+    return scc_reduction_go(m, &call);
+}
+
+scc_alg_t mca_coll_scc_reduction_decide(mca_coll_scc_module_t *m, scc_coll_t c, const void *sbuf,
+                                        void *rbuf, int count, struct ompi_datatype_t *dtype,
+                                        struct ompi_op_t *op, int root,
+                                        scc_reduction_call_t *call)
+{
+    return scc_reduction_decide(m, c, sbuf, rbuf, count, dtype, op, root, call);
+}
+
+int mca_coll_scc_reduction_go(mca_coll_scc_module_t *m, const scc_reduction_call_t *call)
+{
+    return scc_reduction_go(m, call);
 }

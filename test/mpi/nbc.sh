@@ -70,6 +70,9 @@ for np in $(scc_matrix "2 3 5" "3"); do
     # (the blocking calls took the algorithm forced after the first start, the starts not)
     scc_served "$log" "$np" scc_decided " calls: bcast:flat=10 allreduce:flat=10 alltoall:flat=10 gather:flat=10 scatter:flat=10 allgather:flat=10 bcast_init:tree=20 allreduce_init:tree=20 alltoall_init:ring=20 gather_init:fallback=20 scatter_init:fallback=20 allgather_init:ring=20$"
     tap_check $? "scc_nbc np=$np: persistent broadcast, allreduce, alltoall, gather, scatter and allgather keep the algorithm decided at their first start (20 times; the blocking calls between flat as forced after it)" "$log"
+    scc_served "$log" "$np" scc_decided_nc " calls: allreduce_init:[a-z]+=10$" \
+        && ! grep -a "(scc_decided_nc) rank [0-9]* size $np calls:" "$log" | grep -q ":fallback="
+    tap_check $? "scc_nbc np=$np: a persistent non-commutative allreduce keeps its rank-ordered algorithm after the tree is forced (10 starts, no fallback)" "$log"
 done
 
 # MPI_THREAD_MULTIPLE: two threads at once, each starting and ending operations on a

@@ -328,7 +328,6 @@ static void persistent(MPI_Comm comm, int count, int iters)
     free(bb);
     free(rb);
 }
-#endif
 
 /* The value of coll's algorithm `name` for coll_scc_<coll>_algorithm, -1 if none. */
 static int alg_value(const char *coll, const char *name)
@@ -343,20 +342,12 @@ static int alg_value(const char *coll, const char *name)
     return -1;
 }
 
-/* Forces coll's algorithm (0: the table's) through MPI_T; 0 if it cannot. */
-static int force_alg(const char *coll, int value)
+/* Writes (write) or reads coll_scc_<coll>_algorithm through MPI_T; 0 if it cannot. */
+static int force_alg(const char *coll, int *value, int write)
 {
     char pname[64];
-    int idx, count, ok;
-    MPI_T_cvar_handle h;
     snprintf(pname, sizeof(pname), "coll_scc_%s_algorithm", coll);
-    if (MPI_SUCCESS != MPI_T_cvar_get_index(pname, &idx)
-        || MPI_SUCCESS != MPI_T_cvar_handle_alloc(idx, NULL, &h, &count)) {
-        return 0;
-    }
-    ok = MPI_SUCCESS == MPI_T_cvar_write(h, &value);
-    MPI_T_cvar_handle_free(&h);
-    return ok;
+    return 0 == tb_cvar_rw(pname, value, write);
 }
 
 /* Persistent requests decide at their first start and keep that decision: each of six
@@ -447,65 +438,130 @@ static int decided_check(int k, const int *out, int it)
 
 static void decided_once(void)
 {
-    int value[ND], flat[ND], bad = 0;
+    int value[ND], flat[ND], was[ND], bad = 0, forced = 0;
     int *in = malloc(sizeof(int) * 2 * size), *out[ND];
     MPI_Comm comm;
     MPI_Request r[ND];
 
     tb_case();
-    for (int k = 0; k < ND; ++k) {
+    for (; forced < ND; ++forced) {
+        const int k = forced;
         value[k] = alg_value(d_coll[k], d_first[k]);
         flat[k] = alg_value(d_coll[k], "flat");
-        if (value[k] < 0 || flat[k] < 0 || !force_alg(d_coll[k], value[k])) {
+        if (value[k] < 0 || flat[k] < 0 || !force_alg(d_coll[k], &was[k], 0)
+            || !force_alg(d_coll[k], &value[k], 1)) {
             tb_fail("cannot force %s's algorithms through MPI_T (%s %d, flat %d)", d_coll[k],
                     d_first[k], value[k], flat[k]);
-            free(in);
-            return;
+            break;
         }
     }
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    MPI_Comm_set_name(comm, "scc_decided");
-    for (int k = 0; k < ND; ++k) {
-        out[k] = malloc(sizeof(int) * 2 * size);
-        decided_call(k, in, out[k], comm, &r[k]);
-    }
-    for (int it = 0; it < 30; ++it) {
-        for (int k = 0; 10 == it && k < ND; ++k) {
-            if (!force_alg(d_coll[k], flat[k])) {
-                tb_fail("cannot force %s's flat algorithm through MPI_T", d_coll[k]);
-            }
-        }
-        for (int j = 0; j < 2 * size; ++j) {
-            in[j] = tb_val(rank, j, it);
-        }
+    if (ND == forced) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+        MPI_Comm_set_name(comm, "scc_decided");
         for (int k = 0; k < ND; ++k) {
-            /* the broadcast's buffer: the root's data, -1 elsewhere */
+            out[k] = malloc(sizeof(int) * 2 * size);
+            decided_call(k, in, out[k], comm, &r[k]);
+        }
+        for (int it = 0; it < 30; ++it) {
+            for (int k = 0; 10 == it && k < ND; ++k) {
+                if (!force_alg(d_coll[k], &flat[k], 1)) {
+                    tb_fail("cannot force %s's flat algorithm through MPI_T", d_coll[k]);
+                }
+            }
             for (int j = 0; j < 2 * size; ++j) {
-                out[k][j] = D_BCAST == k && rank == size - 1 && j < 2 ? in[j] : -1;
+                in[j] = tb_val(rank, j, it);
             }
-            if (it >= 10 && it % 2) {
-                decided_call(k, in, out[k], comm, NULL);
+            for (int k = 0; k < ND; ++k) {
+                /* the broadcast's buffer: the root's data, -1 elsewhere */
+                for (int j = 0; j < 2 * size; ++j) {
+                    out[k][j] = D_BCAST == k && rank == size - 1 && j < 2 ? in[j] : -1;
+                }
+                if (it >= 10 && it % 2) {
+                    decided_call(k, in, out[k], comm, NULL);
+                }
             }
-        }
-        if (it < 10 || 0 == it % 2) {
-            MPI_Startall(ND, r);
-            MPI_Waitall(ND, r, MPI_STATUSES_IGNORE);
+            if (it < 10 || 0 == it % 2) {
+                MPI_Startall(ND, r);
+                MPI_Waitall(ND, r, MPI_STATUSES_IGNORE);
+            }
+            for (int k = 0; k < ND; ++k) {
+                bad += decided_check(k, out[k], it);
+            }
         }
         for (int k = 0; k < ND; ++k) {
-            bad += decided_check(k, out[k], it);
+            MPI_Request_free(&r[k]);
+            free(out[k]);
         }
+        MPI_Comm_free(&comm);
     }
-    for (int k = 0; k < ND; ++k) {
-        (void) force_alg(d_coll[k], 0);
-        MPI_Request_free(&r[k]);
-        free(out[k]);
+    /* (what the run had forced before, for the calls after) */
+    for (int k = 0; k < forced; ++k) {
+        (void) force_alg(d_coll[k], &was[k], 1);
     }
-    MPI_Comm_free(&comm);
     free(in);
     if (bad) {
         tb_fail("persistent collectives decided once, blocking calls between: %d wrong", bad);
     }
 }
+
+/* a op b = b: not commutative, the result is the last rank's vector */
+static void op_last(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void) in;
+    (void) inout;
+    (void) len;
+    (void) dt;
+}
+
+/* A persistent allreduce of 4000 ints with a non-commutative operation: the table's choice
+ * that cannot take it gives way to a rank-ordered algorithm at the first start, and that
+ * decision holds when the tree is forced (through MPI_T) after the fifth start -- a forced
+ * tree would decline the operation (nbc.sh: all 10 starts by one algorithm of scc, none by
+ * the fallback, on the communicator "scc_decided_nc"). */
+static void decided_noncommutative(void)
+{
+    enum { N = 4000 };
+    int *in = malloc(sizeof(int) * N), *out = malloc(sizeof(int) * N), bad = 0, was, tree;
+    MPI_Comm comm;
+    MPI_Request r;
+    MPI_Op op;
+
+    tb_case();
+    tree = alg_value("allreduce", "tree");
+    if (tree < 0 || !force_alg("allreduce", &was, 0)) {
+        tb_fail("cannot read allreduce's algorithm through MPI_T");
+        free(in);
+        free(out);
+        return;
+    }
+    MPI_Op_create(op_last, 0, &op);
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_name(comm, "scc_decided_nc");
+    SCC_PINIT(Allreduce)(in, out, N, MPI_INT, op, comm, MPI_INFO_NULL, &r);
+    for (int it = 0; it < 10; ++it) {
+        if (5 == it && !force_alg("allreduce", &tree, 1)) {
+            tb_fail("cannot force allreduce's tree through MPI_T");
+        }
+        for (int i = 0; i < N; ++i) {
+            in[i] = tb_val(rank, i, it);
+        }
+        MPI_Start(&r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        for (int i = 0; i < N; ++i) {
+            bad += out[i] != tb_val(size - 1, i, it);
+        }
+    }
+    (void) force_alg("allreduce", &was, 1);
+    MPI_Request_free(&r);
+    MPI_Comm_free(&comm);
+    MPI_Op_free(&op);
+    free(in);
+    free(out);
+    if (bad) {
+        tb_fail("persistent non-commutative allreduce decided once: %d wrong", bad);
+    }
+}
+#endif
 
 /* A thread's share: its own communicator, operations outstanding, ended in every order. */
 static void *thread_main(void *p)
@@ -580,6 +636,7 @@ int main(int argc, char **argv)
     persistent(dup, 30000, 20);
     if (!threads) {
         decided_once();
+        decided_noncommutative();
     }
 #endif
     MPI_Comm_free(&dup);

@@ -84,8 +84,8 @@ static inline int scc_start_decided(mca_coll_scc_task_t *t, scc_coll_t c, scc_de
 }
 
 /* A collective decided once when persistent (c; scc_decide_##name and scc_go_##name):
- * nonblocking, the blocking call; persistent, its decision run, or the fallback's blocking
- * call waited for as a task waits.  RUN: as SCC_FORMS_OF */
+ * nonblocking, the blocking call; persistent, its decision run, or the fallback (its
+ * nonblocking call, waited for as a task waits).  RUN: as SCC_FORMS_OF */
 #define SCC_FORMS_DECIDED(name, c, PARAMS, ARGS, RUN, FILL)                     \
     static int scc_run_##name(mca_coll_scc_task_t *t)                           \
     {                                                                            \

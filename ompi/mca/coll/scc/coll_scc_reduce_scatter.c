@@ -38,7 +38,7 @@ int mca_coll_scc_reduce_scatter_run(mca_coll_scc_module_t *m, scc_coll_t c, scc_
     r.dtype = dtype;
     r.op = op;
     r.root = 0;
-    return mca_coll_scc_reduction(m, c, alg, &r);
+    return mca_coll_scc_reduction(m, c, alg, SCC_ALG_AUTO != mca_coll_scc_config.force[c], &r);
 }
 
 int mca_coll_scc_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,

@@ -123,7 +123,7 @@ static int scc_reduction_ordered(mca_coll_scc_module_t *m, scc_coll_t c, const s
     return OMPI_SUCCESS == rc ? rc2 : rc;
 }
 
-int mca_coll_scc_reduction(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg,
+int mca_coll_scc_reduction(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg, bool forced,
                            const scc_reduction_t *r)
 {
     int rc;
@@ -137,7 +137,7 @@ int mca_coll_scc_reduction(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg
         /* the schedule cannot take this operation (not commutative): a forced algorithm
            declines, the table's choice gives way to a rank-ordered one -- the direct one on
            one node, the leaders' across nodes */
-        if (SCC_ALG_AUTO != mca_coll_scc_config.force[c]) {
+        if (forced) {
             return OMPI_ERR_NOT_AVAILABLE;
         }
         alg = SCC_TOPO_NODES == m->topo.kind ? SCC_ALG_LEADERS : SCC_ALG_FLAT;
@@ -170,6 +170,11 @@ scc_reduction_decide(mca_coll_scc_module_t *m, scc_coll_t c, const void *sbuf, v
     call->c = c;
     call->bytes = dtsize * (size_t) count;
     call->alg = mca_coll_scc_reduction_pick(m, c, dtype, (size_t) count, call->bytes, &lb);
+    /* (read once: a persistent start keeps what MPI_T said at its decision) */
+    call->forced = SCC_ALG_AUTO != mca_coll_scc_config.force[c];
+    if (SCC_ALG_FALLBACK == call->alg || 0 == call->bytes) {
+        return call->alg;   /* (no data to point at) */
+    }
     /* in place: the input is the result buffer (exscan's rank 0 only reads it; sbuf stays
        MPI_IN_PLACE for the fallback) */
     r->in = (const char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf) + lb;
@@ -217,7 +222,7 @@ scc_reduction_go(mca_coll_scc_module_t *m, const scc_reduction_call_t *call)
         return OMPI_SUCCESS;
     }
     if (SCC_COLL_SCAN != call->c && SCC_COLL_EXSCAN != call->c) {
-        return mca_coll_scc_reduction(m, call->c, call->alg, &call->r);
+        return mca_coll_scc_reduction(m, call->c, call->alg, call->forced, &call->r);
     }
     rc = scc_reduction_scan(m, call);
     if (OMPI_ERR_NOT_AVAILABLE != rc) {

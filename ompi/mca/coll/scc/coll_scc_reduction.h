@@ -25,6 +25,7 @@ typedef struct scc_reduction {
 typedef struct scc_reduction_call {
     scc_coll_t c;
     scc_alg_t alg;                  /* SCC_ALG_FALLBACK: the fallback serves it */
+    bool forced;                    /* alg was forced (it declines what it cannot take) */
     size_t bytes;                   /* as the table counts them; 0: nothing moves */
     scc_reduction_t r;
 } scc_reduction_call_t;
@@ -54,8 +55,9 @@ scc_alg_t mca_coll_scc_reduction_pick(mca_coll_scc_module_t *m, scc_coll_t c,
                                       ptrdiff_t *lb);
 
 /* Runs it (and counts the call); OMPI_ERR_NOT_AVAILABLE: the fallback must serve it
- * (before any data moved, on every rank alike). */
-int mca_coll_scc_reduction(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg,
+ * (before any data moved, on every rank alike).  forced: alg was forced, so a schedule that
+ * cannot take the operation declines (the table's choice gives way to a rank-ordered one). */
+int mca_coll_scc_reduction(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg, bool forced,
                            const scc_reduction_t *r);
 
 /* reduce_scatter and reduce_scatter_block after the table's choice (coll_scc_reduce_scatter.c):

@@ -16,6 +16,9 @@
  * so a broken collective cannot corrupt the measurement of another.  A wrong result marks its
  * line WRONG and makes the program exit 1.
  *
+ * -F p makes every call persistent (its request made at the measurement's first call, each
+ * iteration times MPI_Start and MPI_Wait), -F i nonblocking (the call and MPI_Wait).
+ *
  * By default the ten collectives coll/scc served first (bcast .. reduce_scatter_block); named
  * with -c also gatherv, scatterv, allgatherv, reduce_scatter, scan, exscan and alltoallw, in
  * uniform layouts.  Sizes, inputs and expected values: scc_bench_colls.c; the measurement and
@@ -49,6 +52,7 @@ const char *alg_list;
 int fixed_iters, fixed_warmup = -1, min_iters = 10, max_iters = 1000;
 double budget = 0.2;
 int check_all;
+int form = FORM_B;
 int any_wrong;
 
 int32_t *sbuf, *rbuf;
@@ -100,7 +104,9 @@ static void usage(void)
 "  -t SEC    time budget of the timed iterations per measurement (default 0.2)\n"
 "  -n MIN:MAX  bounds of the adaptive iteration count (default 10:1000)\n"
 "  -i N      exactly N timed iterations;  -w N  exactly N warm-up iterations\n"
-"  -C        check every output element after every iteration (default: stamped ones)\n");
+"  -C        check every output element after every iteration (default: stamped ones)\n"
+"  -F FORM   b: blocking calls (default); i: nonblocking, each waited for (MPI_Wait);\n"
+"            p: persistent, made at a measurement's first call, then MPI_Start and MPI_Wait\n");
     }
 }
 
@@ -110,7 +116,7 @@ static int parse_args(int argc, char **argv)
     char *tok, *save, *dup;
     size_t lo = 4, hi = 4u << 20;
 
-    while ((opt = getopt(argc, argv, "c:m:s:r:a:t:n:i:w:Ch")) != -1) {
+    while ((opt = getopt(argc, argv, "c:m:s:r:a:t:n:i:w:CF:h")) != -1) {
         switch (opt) {
         case 'c':
             dup = strdup(optarg);
@@ -166,6 +172,10 @@ static int parse_args(int argc, char **argv)
         case 'i': fixed_iters = atoi(optarg); if (fixed_iters < 1) return -1; break;
         case 'w': fixed_warmup = atoi(optarg); if (fixed_warmup < 0) return -1; break;
         case 'C': check_all = 1; break;
+        case 'F':
+            form = 'b' == optarg[0] ? FORM_B : 'i' == optarg[0] ? FORM_I : 'p' == optarg[0] ? FORM_P : -1;
+            if (form < 0 || '\0' != optarg[1]) return -1;
+            break;
         default: return -1;
         }
     }
@@ -286,9 +296,10 @@ int main(int argc, char **argv)
 
     if (0 == rank) {
         printf("# scc_bench: np %d, %d sizes %zu..%zu bytes, budget %.3f s per size, "
-               "iterations %d..%d%s\n", nprocs, nsizes, sizes[0], sizes[nsizes - 1], budget,
+               "iterations %d..%d%s%s\n", nprocs, nsizes, sizes[0], sizes[nsizes - 1], budget,
                fixed_iters ? fixed_iters : min_iters, fixed_iters ? fixed_iters : max_iters,
-               check_all ? ", every element checked" : "");
+               check_all ? ", every element checked" : "",
+               FORM_I == form ? ", nonblocking calls" : FORM_P == form ? ", persistent calls" : "");
         printf("# %-18s %-10s %4s %9s %11s %11s %11s %7s %6s %s\n", "collective", "alg", "root",
                "bytes", "median_us", "min_us", "max_us", "spread%", "iters", "status");
         fflush(stdout);

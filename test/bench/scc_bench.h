@@ -32,6 +32,10 @@ extern double budget;                 /* seconds of timed iterations per measure
 extern int check_all;                 /* -C: check every output element every iteration */
 extern int any_wrong;
 extern const char *alg_list;          /* -a: NULL (component decides), "all" or a list */
+/* -F: the form of every call -- blocking, nonblocking (then MPI_Wait), persistent (the
+ * request made at a measurement's first call, then MPI_Start and MPI_Wait per call) */
+enum { FORM_B, FORM_I, FORM_P };
+extern int form;
 
 /* Buffers: page-aligned, with guard zones before and after the used part. */
 extern int32_t *sbuf, *rbuf;
@@ -61,6 +65,7 @@ void sizes_of(meas_t *m);
 void prepare(const meas_t *m, int salt);
 void stamp_inputs(const meas_t *m, int salt);
 void run_coll(const meas_t *m);
+void run_coll_end(void);              /* after a measurement: its persistent request freed */
 long check_outputs(const meas_t *m, int all, int report);
 
 /* scc_bench_measure.c: buffers, one measurement, MPI_T */

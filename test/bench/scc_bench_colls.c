@@ -8,6 +8,7 @@
  * take uniform layouts: every count the size, displacements contiguous in rank order, every
  * type MPI_INT.  Reductions are MPI_SUM.  MPI_IN_PLACE is never used. */
 #include "scc_bench.h"
+#include "../mpi/scc_pinit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,60 +220,90 @@ void prepare(const meas_t *m, int salt)
     }
 }
 
+#if SCC_HAVE_PERSISTENT
+#define FORM_P_CALL(Name, ...) SCC_PINIT(Name)(__VA_ARGS__, MPI_INFO_NULL, &preq)
+#else
+#define FORM_P_CALL(Name, ...) (die("persistent collectives need MPI 4 or Open MPI's pcollreq"), 0)
+#endif
+
+/* The persistent request of the measurement, made at its first call */
+static MPI_Request preq = MPI_REQUEST_NULL;
+
+/* MPI_<Name> in the form of the run (-F) */
+#define FORM(Name, IName, ...)                                                   \
+    do {                                                                         \
+        MPI_Request req_;                                                        \
+        if (FORM_B == form) {                                                    \
+            (void) MPI_##Name(__VA_ARGS__);                                      \
+        } else if (FORM_I == form) {                                             \
+            (void) MPI_##IName(__VA_ARGS__, &req_);                              \
+            (void) MPI_Wait(&req_, MPI_STATUS_IGNORE);                           \
+        } else {                                                                 \
+            if (MPI_REQUEST_NULL == preq) {                                      \
+                (void) FORM_P_CALL(Name, __VA_ARGS__);                           \
+            }                                                                    \
+            (void) MPI_Start(&preq);                                             \
+            (void) MPI_Wait(&preq, MPI_STATUS_IGNORE);                           \
+        }                                                                        \
+    } while (0)
+
 void run_coll(const meas_t *m)
 {
     int c = (int) m->c;
     switch (m->coll) {
     case C_BCAST:
-        MPI_Bcast(rbuf, c, MPI_INT, m->root, m->comm);
+        FORM(Bcast, Ibcast, rbuf, c, MPI_INT, m->root, m->comm);
         break;
     case C_BARRIER:
-        MPI_Barrier(m->comm);
+        FORM(Barrier, Ibarrier, m->comm);
         break;
     case C_REDUCE:
-        MPI_Reduce(sbuf, rbuf, c, MPI_INT, MPI_SUM, m->root, m->comm);
+        FORM(Reduce, Ireduce, sbuf, rbuf, c, MPI_INT, MPI_SUM, m->root, m->comm);
         break;
     case C_ALLREDUCE:
-        MPI_Allreduce(sbuf, rbuf, c, MPI_INT, MPI_SUM, m->comm);
+        FORM(Allreduce, Iallreduce, sbuf, rbuf, c, MPI_INT, MPI_SUM, m->comm);
         break;
     case C_ALLTOALL:
-        MPI_Alltoall(sbuf, c, MPI_INT, rbuf, c, MPI_INT, m->comm);
+        FORM(Alltoall, Ialltoall, sbuf, c, MPI_INT, rbuf, c, MPI_INT, m->comm);
         break;
     case C_ALLTOALLV:
-        MPI_Alltoallv(sbuf, counts, displs, MPI_INT, rbuf, counts, displs, MPI_INT, m->comm);
+        FORM(Alltoallv, Ialltoallv, sbuf, counts, displs, MPI_INT, rbuf, counts, displs, MPI_INT,
+             m->comm);
         break;
     case C_GATHER:
-        MPI_Gather(sbuf, c, MPI_INT, rbuf, c, MPI_INT, m->root, m->comm);
+        FORM(Gather, Igather, sbuf, c, MPI_INT, rbuf, c, MPI_INT, m->root, m->comm);
         break;
     case C_SCATTER:
-        MPI_Scatter(sbuf, c, MPI_INT, rbuf, c, MPI_INT, m->root, m->comm);
+        FORM(Scatter, Iscatter, sbuf, c, MPI_INT, rbuf, c, MPI_INT, m->root, m->comm);
         break;
     case C_ALLGATHER:
-        MPI_Allgather(sbuf, c, MPI_INT, rbuf, c, MPI_INT, m->comm);
+        FORM(Allgather, Iallgather, sbuf, c, MPI_INT, rbuf, c, MPI_INT, m->comm);
         break;
     case C_REDUCE_SCATTER_BLOCK:
-        MPI_Reduce_scatter_block(sbuf, rbuf, c, MPI_INT, MPI_SUM, m->comm);
+        FORM(Reduce_scatter_block, Ireduce_scatter_block, sbuf, rbuf, c, MPI_INT, MPI_SUM, m->comm);
         break;
     case C_GATHERV:
-        MPI_Gatherv(sbuf, c, MPI_INT, rbuf, counts, displs, MPI_INT, m->root, m->comm);
+        FORM(Gatherv, Igatherv, sbuf, c, MPI_INT, rbuf, counts, displs, MPI_INT, m->root, m->comm);
         break;
     case C_SCATTERV:
-        MPI_Scatterv(sbuf, counts, displs, MPI_INT, rbuf, c, MPI_INT, m->root, m->comm);
+        FORM(Scatterv, Iscatterv, sbuf, counts, displs, MPI_INT, rbuf, c, MPI_INT, m->root,
+             m->comm);
         break;
     case C_ALLGATHERV:
-        MPI_Allgatherv(sbuf, c, MPI_INT, rbuf, counts, displs, MPI_INT, m->comm);
+        FORM(Allgatherv, Iallgatherv, sbuf, c, MPI_INT, rbuf, counts, displs, MPI_INT, m->comm);
         break;
     case C_REDUCE_SCATTER:
-        MPI_Reduce_scatter(sbuf, rbuf, counts, MPI_INT, MPI_SUM, m->comm);
+        FORM(Reduce_scatter, Ireduce_scatter, sbuf, rbuf, counts, MPI_INT, MPI_SUM, m->comm);
         break;
     case C_SCAN:
-        MPI_Scan(sbuf, rbuf, c, MPI_INT, MPI_SUM, m->comm);
+        FORM(Scan, Iscan, sbuf, rbuf, c, MPI_INT, MPI_SUM, m->comm);
         break;
     case C_EXSCAN:
-        MPI_Exscan(sbuf, rbuf, c, MPI_INT, MPI_SUM, m->comm);
+        FORM(Exscan, Iexscan, sbuf, rbuf, c, MPI_INT, MPI_SUM, m->comm);
         break;
     case C_ALLTOALLW:
-        MPI_Alltoallw(sbuf, counts, wdispls, wtypes, rbuf, counts, wdispls, wtypes, m->comm);
+        FORM(Alltoallw, Ialltoallw, sbuf, counts, wdispls, wtypes, rbuf, counts, wdispls, wtypes,
+             m->comm);
         break;
     case C_MEMCPY:
         memcpy(rbuf, sbuf, (size_t) c * sizeof(int32_t));
@@ -280,6 +311,13 @@ void run_coll(const meas_t *m)
     case C_XCOPY:
         memcpy(rbuf, xright, (size_t) c * sizeof(int32_t));
         break;
+    }
+}
+
+void run_coll_end(void)
+{
+    if (MPI_REQUEST_NULL != preq) {
+        MPI_Request_free(&preq);
     }
 }
 

@@ -269,6 +269,7 @@ void measure(meas_t *m, const char *alg)
         fflush(stdout);
     }
     free(t);
+    run_coll_end();
 }
 
 /* ------------------------------------------------------------ MPI_T: forcing algorithms */

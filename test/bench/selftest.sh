@@ -1,7 +1,8 @@
 #!/bin/bash
 # selftest.sh: tests of the benchmark tools (TAP): the parsers of OSU, IMB, scc_bench and Open
 # MPI's selection output on the hand-written samples, the aggregation over runs, the report's
-# targets; then, under "make check", a short scc_bench run on coll/scc and a short compare.sh.
+# targets; then, under "make check", short scc_bench runs on coll/scc (blocking, persistent and
+# nonblocking calls) and a short compare.sh.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 BL_PROG=selftest
@@ -184,6 +185,26 @@ if [ -n "${SCC_BUILDDIR:-}" ] && [ -x "$SCC_BUILDDIR/test/bench/scc_bench" ]; th
     else
         not_ok "scc_bench's named-only calls reached coll/scc: not$missing; served:$served"
     fi
+    # the default list in the other forms (-F p: persistent, -F i: nonblocking), one size, every
+    # element checked: each collective served by scc under the form's name, never the fallback
+    for f in p i; do
+        log=$tmp/bench-form-$f.log
+        bench_run "$log" 14 " -F $f" -F $f -s 64 -i 5 -w 1 -r 0,1 -C
+        served=" $(bl_scc_served "$log")"
+        missing=""
+        for c in bcast barrier reduce allreduce alltoall alltoallv gather scatter allgather \
+            reduce_scatter_block; do
+            name=$c
+            if [ $f = p ]; then name=${c}_init; else name=i$c; fi
+            case "$served" in *" $name:fallback="*) missing="$missing $name(fallback)" ;; esac
+            case "$served" in *" $name:"*) ;; *) missing="$missing $name" ;; esac
+        done
+        if [ -z "$missing" ]; then
+            ok "scc_bench -F $f: every call reached coll/scc in its form:$served"
+        else
+            not_ok "scc_bench -F $f: every call reached coll/scc in its form: not$missing; served:$served"
+        fi
+    done
     if "$here/compare.sh" -b "$SCC_BUILDDIR" -o "$tmp/cmp" -n 2 -c "scc tuned" -C bcast,barrier \
         -s 4,1K -i 20 -r 1 > "$tmp/cmp.out" 2>&1 &&
         grep -q "^np 2  scc: selected on 2/2" "$tmp/cmp/selection.txt" &&

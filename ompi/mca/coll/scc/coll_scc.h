@@ -220,6 +220,18 @@ static inline scc_alg_t mca_coll_scc_decide_bytes(mca_coll_scc_module_t *m, scc_
     return mca_coll_scc_pick(m, c, *bytes);
 }
 
+/* The same for gather and scatter (c), from the root's side of a part: the root's receive
+ * count in a gather, its send count in a scatter; the other ranks' other side. */
+static inline scc_alg_t mca_coll_scc_decide_rooted(mca_coll_scc_module_t *m, scc_coll_t c,
+                                                   int root, int scount,
+                                                   struct ompi_datatype_t *sdtype, int rcount,
+                                                   struct ompi_datatype_t *rdtype, size_t *bytes)
+{
+    const bool recv = (SCC_COLL_GATHER == c) == (root == m->rank);
+    return mca_coll_scc_decide_bytes(m, c, recv ? rcount : scount, recv ? rdtype : sdtype,
+                                     bytes);
+}
+
 /* Running such a decision (counted; OMPI_ERR_NOT_AVAILABLE: the fallback must serve it). */
 int mca_coll_scc_bcast_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes, void *buff,
                           int count, struct ompi_datatype_t *dtype, int root);

@@ -65,22 +65,14 @@ int mca_coll_scc_gather(const void *sbuf, int scount, struct ompi_datatype_t *sd
                         struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
-    struct ompi_datatype_t *dtype;
     size_t bytes;
     scc_alg_t alg;
-    int count, rc;
+    int rc;
 
-    /* the root's bytes of a part are its receive count's, the others' their send count's */
-    if (root == m->rank) {
-        count = rcount;
-        dtype = rdtype;
-    } else {
-        count = scount;
-        dtype = sdtype;
-    }
     if (OPAL_LIKELY(mca_coll_scc_ready(m, comm))
         && SCC_ALG_FALLBACK
-               != (alg = mca_coll_scc_decide_bytes(m, SCC_COLL_GATHER, count, dtype, &bytes))
+               != (alg = mca_coll_scc_decide_rooted(m, SCC_COLL_GATHER, root, scount, sdtype,
+                                                    rcount, rdtype, &bytes))
         && OMPI_ERR_NOT_AVAILABLE
                != (rc = mca_coll_scc_gather_go(m, alg, bytes, sbuf, scount, sdtype, rbuf, rcount,
                                                rdtype, root))) {

@@ -127,7 +127,7 @@ static int scc_go_reduction(mca_coll_scc_task_t *t)
 
 /* The broadcast and the block collectives: a decision from one count's bytes -- the
  * broadcast's, the receive count of alltoall and allgather, the root's side of gather and
- * scatter (the root's receive count in a gather, its send count in a scatter) */
+ * scatter (mca_coll_scc_decide_rooted) */
 static void scc_decide_bcast(mca_coll_scc_task_t *t, scc_coll_t c)
 {
     t->call.alg = mca_coll_scc_decide_bytes(t->m, c, t->a.scount, t->a.sdt, &t->call.bytes);
@@ -140,9 +140,9 @@ static void scc_decide_blocks(mca_coll_scc_task_t *t, scc_coll_t c)
 
 static void scc_decide_rooted(mca_coll_scc_task_t *t, scc_coll_t c)
 {
-    const bool recv = (SCC_COLL_GATHER == c) == (t->a.root == t->m->rank);
-    t->call.alg = mca_coll_scc_decide_bytes(t->m, c, recv ? t->a.rcount : t->a.scount,
-                                            recv ? t->a.rdt : t->a.sdt, &t->call.bytes);
+    scc_task_args_t *a = &t->a;
+    t->call.alg = mca_coll_scc_decide_rooted(t->m, c, a->root, a->scount, a->sdt, a->rcount,
+                                             a->rdt, &t->call.bytes);
 }
 
 #define scc_decide_alltoall scc_decide_blocks

@@ -53,22 +53,14 @@ int mca_coll_scc_scatter(const void *sbuf, int scount, struct ompi_datatype_t *s
                          struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
-    struct ompi_datatype_t *dtype;
     size_t bytes;
     scc_alg_t alg;
-    int count, rc;
+    int rc;
 
-    /* the root's bytes of a part are its send count's, the others' their receive count's */
-    if (root == m->rank) {
-        count = scount;
-        dtype = sdtype;
-    } else {
-        count = rcount;
-        dtype = rdtype;
-    }
     if (OPAL_LIKELY(mca_coll_scc_ready(m, comm))
         && SCC_ALG_FALLBACK
-               != (alg = mca_coll_scc_decide_bytes(m, SCC_COLL_SCATTER, count, dtype, &bytes))
+               != (alg = mca_coll_scc_decide_rooted(m, SCC_COLL_SCATTER, root, scount, sdtype,
+                                                    rcount, rdtype, &bytes))
         && OMPI_ERR_NOT_AVAILABLE
                != (rc = mca_coll_scc_scatter_go(m, alg, bytes, sbuf, scount, sdtype, rbuf, rcount,
                                                 rdtype, root))) {

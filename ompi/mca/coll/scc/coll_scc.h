@@ -166,6 +166,25 @@ int mca_coll_scc_task_await(mca_coll_scc_module_t *m, int rc);
          : mca_coll_scc_task_await((m), (m)->prev_i##name.fn(__VA_ARGS__, &(m)->task_sub, \
                                                             (m)->prev_i##name.module)))
 
+/* The body of a blocking entry that decides and runs a call: DECIDE gives the algorithm (and
+ * the byte count in `bytes`), GO runs it with `alg` and `bytes` -- unless the communicator is
+ * not set up, the decision is the fallback or the algorithm cannot take the call (before any
+ * data moved), when the fallback serves it with the entry's arguments (...). */
+#define SCC_DECIDED_ENTRY(m, comm, c, name, DECIDE, GO, ...)                     \
+    do {                                                                         \
+        size_t bytes = 0;                                                        \
+        scc_alg_t alg;                                                           \
+        int rc_;                                                                 \
+        if (OPAL_LIKELY(mca_coll_scc_ready((m), (comm)))                         \
+            && SCC_ALG_FALLBACK != (alg = (DECIDE))                              \
+            && OMPI_ERR_NOT_AVAILABLE != (rc_ = (GO))) {                         \
+            return rc_;                                                          \
+        }                                                                        \
+        (void) bytes;                                                            \
+        mca_coll_scc_count((m), (c), SCC_ALG_FALLBACK);                          \
+        return SCC_FALLBACK((m), name, __VA_ARGS__);                             \
+    } while (0)
+
 static inline bool mca_coll_scc_ready(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
 {
     if (OPAL_UNLIKELY(NULL != m->q_head) && NULL == m->cur_fiber) {

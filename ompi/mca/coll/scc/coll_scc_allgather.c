@@ -61,18 +61,10 @@ int mca_coll_scc_allgather(const void *sbuf, int scount, struct ompi_datatype_t 
                            struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
-    size_t bytes;
-    scc_alg_t alg;
-    int rc;
 
-    if (OPAL_LIKELY(mca_coll_scc_ready(m, comm))
-        && SCC_ALG_FALLBACK
-               != (alg = mca_coll_scc_decide_bytes(m, SCC_COLL_ALLGATHER, rcount, rdtype, &bytes))
-        && OMPI_ERR_NOT_AVAILABLE
-               != (rc = mca_coll_scc_allgather_go(m, alg, bytes, sbuf, scount, sdtype, rbuf, rcount,
-                                                  rdtype))) {
-        return rc;
-    }
-    mca_coll_scc_count(m, SCC_COLL_ALLGATHER, SCC_ALG_FALLBACK);
-    return SCC_FALLBACK(m, allgather, sbuf, scount, sdtype, rbuf, rcount, rdtype, comm);
+    SCC_DECIDED_ENTRY(m, comm, SCC_COLL_ALLGATHER, allgather,
+                      mca_coll_scc_decide_bytes(m, SCC_COLL_ALLGATHER, rcount, rdtype, &bytes),
+                      mca_coll_scc_allgather_go(m, alg, bytes, sbuf, scount, sdtype, rbuf, rcount,
+                                                rdtype),
+                      sbuf, scount, sdtype, rbuf, rcount, rdtype, comm);
 }

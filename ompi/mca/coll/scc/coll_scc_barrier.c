@@ -59,14 +59,7 @@ int mca_coll_scc_barrier_go(mca_coll_scc_module_t *m, scc_alg_t alg)
 int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
-    scc_alg_t alg;
-    int rc;
 
-    if (OPAL_LIKELY(mca_coll_scc_ready(m, comm))
-        && SCC_ALG_FALLBACK != (alg = mca_coll_scc_barrier_decide(m))
-        && OMPI_ERR_NOT_AVAILABLE != (rc = mca_coll_scc_barrier_go(m, alg))) {
-        return rc;
-    }
-    mca_coll_scc_count(m, SCC_COLL_BARRIER, SCC_ALG_FALLBACK);
-    return SCC_FALLBACK(m, barrier, comm);
+    SCC_DECIDED_ENTRY(m, comm, SCC_COLL_BARRIER, barrier, mca_coll_scc_barrier_decide(m),
+                      mca_coll_scc_barrier_go(m, alg), comm);
 }

@@ -124,17 +124,9 @@ int mca_coll_scc_bcast(void *buff, int count, struct ompi_datatype_t *dtype, int
                        struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
-    size_t bytes;
-    scc_alg_t alg;
-    int rc;
 
-    if (OPAL_LIKELY(mca_coll_scc_ready(m, comm))
-        && SCC_ALG_FALLBACK != (alg = mca_coll_scc_decide_bytes(m, SCC_COLL_BCAST, count, dtype,
-                                                                   &bytes))
-        && OMPI_ERR_NOT_AVAILABLE
-               != (rc = scc_bcast_go(m, alg, bytes, buff, count, dtype, root))) {
-        return rc;
-    }
-    mca_coll_scc_count(m, SCC_COLL_BCAST, SCC_ALG_FALLBACK);
-    return SCC_FALLBACK(m, bcast, buff, count, dtype, root, comm);
+    SCC_DECIDED_ENTRY(m, comm, SCC_COLL_BCAST, bcast,
+                      mca_coll_scc_decide_bytes(m, SCC_COLL_BCAST, count, dtype, &bytes),
+                      scc_bcast_go(m, alg, bytes, buff, count, dtype, root),
+                      buff, count, dtype, root, comm);
 }

@@ -65,19 +65,11 @@ int mca_coll_scc_gather(const void *sbuf, int scount, struct ompi_datatype_t *sd
                         struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
-    size_t bytes;
-    scc_alg_t alg;
-    int rc;
 
-    if (OPAL_LIKELY(mca_coll_scc_ready(m, comm))
-        && SCC_ALG_FALLBACK
-               != (alg = mca_coll_scc_decide_rooted(m, SCC_COLL_GATHER, root, scount, sdtype,
-                                                    rcount, rdtype, &bytes))
-        && OMPI_ERR_NOT_AVAILABLE
-               != (rc = mca_coll_scc_gather_go(m, alg, bytes, sbuf, scount, sdtype, rbuf, rcount,
-                                               rdtype, root))) {
-        return rc;
-    }
-    mca_coll_scc_count(m, SCC_COLL_GATHER, SCC_ALG_FALLBACK);
-    return SCC_FALLBACK(m, gather, sbuf, scount, sdtype, rbuf, rcount, rdtype, root, comm);
+    SCC_DECIDED_ENTRY(m, comm, SCC_COLL_GATHER, gather,
+                      mca_coll_scc_decide_rooted(m, SCC_COLL_GATHER, root, scount, sdtype, rcount,
+                                                 rdtype, &bytes),
+                      mca_coll_scc_gather_go(m, alg, bytes, sbuf, scount, sdtype, rbuf, rcount,
+                                             rdtype, root),
+                      sbuf, scount, sdtype, rbuf, rcount, rdtype, root, comm);
 }

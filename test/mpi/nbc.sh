@@ -68,8 +68,8 @@ for np in $(scc_matrix "2 3 5" "3"); do
         && ! grep -aE "size $np calls:" "$log" | grep -v "(scc_decided)" | grep -q ":fallback="
     tap_check $? "scc_nbc np=$np: every nonblocking and persistent call served by scc, the 2000 starts of one persistent allreduce counted" "$log"
     # (the blocking calls took the algorithm forced after the first start, the starts not)
-    scc_served "$log" "$np" scc_decided " calls: bcast:flat=10 allreduce:flat=10 alltoall:flat=10 gather:flat=10 scatter:flat=10 allgather:flat=10 bcast_init:tree=20 allreduce_init:tree=20 alltoall_init:ring=20 gather_init:fallback=20 scatter_init:fallback=20 allgather_init:ring=20$"
-    tap_check $? "scc_nbc np=$np: persistent broadcast, allreduce, alltoall, gather, scatter and allgather keep the algorithm decided at their first start (20 times; the blocking calls between flat as forced after it)" "$log"
+    scc_served "$log" "$np" scc_decided " calls: bcast:flat=10 allreduce:flat=10 alltoall:flat=10 alltoallv:flat=10 gather:flat=10 scatter:flat=10 allgather:flat=10 reduce_scatter_block:flat=10 gatherv:flat=10 scatterv:flat=10 allgatherv:flat=10 reduce_scatter:flat=10 alltoallw:flat=10 bcast_init:tree=20 allreduce_init:tree=20 alltoall_init:ring=20 alltoallv_init:ring=20 gather_init:fallback=20 scatter_init:fallback=20 allgather_init:ring=20 reduce_scatter_block_init:ring=20 gatherv_init:ring=20 scatterv_init:ring=20 allgatherv_init:ring=20 reduce_scatter_init:ring=20 alltoallw_init:ring=20$"
+    tap_check $? "scc_nbc np=$np: thirteen persistent collectives (the v-variants, alltoallw and the reduce-scatters among them) keep the algorithm decided at their first start (20 times; the blocking calls between flat as forced after it)" "$log"
     scc_served "$log" "$np" scc_decided_nc " calls: allreduce_init:[a-z]+=10$" \
         && ! grep -a "(scc_decided_nc) rank [0-9]* size $np calls:" "$log" | grep -q ":fallback="
     tap_check $? "scc_nbc np=$np: a persistent non-commutative allreduce keeps its rank-ordered algorithm after the tree is forced (10 starts, no fallback)" "$log"

@@ -350,23 +350,40 @@ static int force_alg(const char *coll, int *value, int write)
     return 0 == tb_cvar_rw(pname, value, write);
 }
 
-/* Persistent requests decide at their first start and keep that decision: each of six
+/* Persistent requests decide at their first start and keep that decision: each of thirteen
  * collectives started 10 times with one algorithm (or the fallback) forced and 10 times more
  * after flat is forced (through MPI_T) runs the first one all 20 times, while 10 blocking
  * calls of each between take flat (the counters of the communicator "scc_decided" say which
  * ran: nbc.sh). */
-enum { D_ALLREDUCE, D_BCAST, D_ALLTOALL, D_GATHER, D_SCATTER, D_ALLGATHER, ND };
+enum { D_ALLREDUCE, D_BCAST, D_ALLTOALL, D_GATHER, D_SCATTER, D_ALLGATHER, D_GATHERV,
+       D_SCATTERV, D_ALLGATHERV, D_ALLTOALLV, D_ALLTOALLW, D_RSB, D_RS, ND };
 static const char *const d_coll[ND] = { "allreduce", "bcast", "alltoall", "gather", "scatter",
-                                        "allgather" };
+                                        "allgather", "gatherv", "scatterv", "allgatherv",
+                                        "alltoallv", "alltoallw", "reduce_scatter_block",
+                                        "reduce_scatter" };
 /* (one node has no second algorithm for gather and scatter: the fallback is decided once too) */
-static const char *const d_first[ND] = { "tree", "tree", "ring", "fallback", "fallback", "ring" };
+static const char *const d_first[ND] = { "tree", "tree", "ring", "fallback", "fallback", "ring",
+                                         "ring", "ring", "ring", "ring", "ring", "ring", "ring" };
 
-/* Collective k: its blocking call (r NULL) or its persistent request in *r */
+/* Collective k: its blocking call (r NULL) or its persistent request in *r; every part 2 ints
+ * (counts, displacements in ints and in bytes: v) */
 #define D_CALL(r, name, ...)                                                     \
     (NULL != (r) ? SCC_PINIT(name)(__VA_ARGS__, MPI_INFO_NULL, (r)) : MPI_##name(__VA_ARGS__))
 static void decided_call(int k, int *in, int *out, MPI_Comm comm, MPI_Request *r)
 {
+    static int *v;
+    static MPI_Datatype *t;
     const int root = size - 1;
+    if (NULL == v) {
+        v = malloc(sizeof(int) * 3 * size);
+        t = malloc(sizeof(MPI_Datatype) * size);
+        for (int i = 0; i < size; ++i) {
+            v[i] = 2;
+            v[size + i] = 2 * i;
+            v[2 * size + i] = 2 * i * (int) sizeof(int);
+            t[i] = MPI_INT;
+        }
+    }
     switch (k) {
     case D_ALLREDUCE:
         (void) D_CALL(r, Allreduce, in, out, 2, MPI_INT, MPI_SUM, comm);
@@ -383,8 +400,29 @@ static void decided_call(int k, int *in, int *out, MPI_Comm comm, MPI_Request *r
     case D_SCATTER:
         (void) D_CALL(r, Scatter, in, 2, MPI_INT, out, 2, MPI_INT, root, comm);
         break;
-    default:
+    case D_ALLGATHER:
         (void) D_CALL(r, Allgather, in, 2, MPI_INT, out, 2, MPI_INT, comm);
+        break;
+    case D_GATHERV:
+        (void) D_CALL(r, Gatherv, in, 2, MPI_INT, out, v, v + size, MPI_INT, root, comm);
+        break;
+    case D_SCATTERV:
+        (void) D_CALL(r, Scatterv, in, v, v + size, MPI_INT, out, 2, MPI_INT, root, comm);
+        break;
+    case D_ALLGATHERV:
+        (void) D_CALL(r, Allgatherv, in, 2, MPI_INT, out, v, v + size, MPI_INT, comm);
+        break;
+    case D_ALLTOALLV:
+        (void) D_CALL(r, Alltoallv, in, v, v + size, MPI_INT, out, v, v + size, MPI_INT, comm);
+        break;
+    case D_ALLTOALLW:
+        (void) D_CALL(r, Alltoallw, in, v, v + 2 * size, t, out, v, v + 2 * size, t, comm);
+        break;
+    case D_RSB:
+        (void) D_CALL(r, Reduce_scatter_block, in, out, 2, MPI_INT, MPI_SUM, comm);
+        break;
+    default:
+        (void) D_CALL(r, Reduce_scatter, in, out, v, MPI_INT, MPI_SUM, comm);
         break;
     }
 }
@@ -399,12 +437,15 @@ static int decided_check(int k, const int *out, int it)
         int32_t want;
         switch (k) {
         case D_ALLREDUCE:
+        case D_RSB:
+        case D_RS:
+            /* (the reduce-scatters: my block of the sum) */
             if (j >= 2) {
                 return bad;
             }
             want = 0;
             for (int q = 0; q < size; ++q) {
-                want += tb_val(q, j, it);
+                want += tb_val(q, D_ALLREDUCE == k ? j : 2 * rank + j, it);
             }
             break;
         case D_BCAST:
@@ -414,12 +455,16 @@ static int decided_check(int k, const int *out, int it)
             want = tb_val(root, j, it);
             break;
         case D_ALLTOALL:
+        case D_ALLTOALLV:
+        case D_ALLTOALLW:
             want = tb_val(j / 2, 2 * rank + j % 2, it);
             break;
         case D_GATHER:
+        case D_GATHERV:
         case D_ALLGATHER:
+        case D_ALLGATHERV:
             /* (gather: only the root holds every rank's first two) */
-            if (D_GATHER == k && rank != root) {
+            if ((D_GATHER == k || D_GATHERV == k) && rank != root) {
                 return bad;
             }
             want = tb_val(j / 2, j % 2, it);

@@ -217,6 +217,14 @@ static inline scc_alg_t mca_coll_scc_pick(mca_coll_scc_module_t *m, scc_coll_t c
     return m->cur_alg;
 }
 
+/* Names the call that runs alg, as the table's lookup does (a persistent start, decided
+ * before, looks nothing up). */
+static inline void mca_coll_scc_running(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg)
+{
+    m->cur_coll = c;
+    m->cur_alg = alg;
+}
+
 static inline void mca_coll_scc_count(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a)
 {
     m->calls[m->form][c][a]++;
@@ -266,6 +274,20 @@ int mca_coll_scc_gather_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes
 int mca_coll_scc_scatter_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes,
                             const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
                             void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root);
+/* The v-variants' run by alg: the table's choice for no particular size (no rank knows every
+ * part's size, or none may decide by them), decided once when persistent. */
+int mca_coll_scc_gatherv_go(mca_coll_scc_module_t *m, scc_alg_t alg, const void *sbuf,
+                            int scount, struct ompi_datatype_t *sdtype, void *rbuf,
+                            const int *rcounts, const int *displs,
+                            struct ompi_datatype_t *rdtype, int root);
+int mca_coll_scc_scatterv_go(mca_coll_scc_module_t *m, scc_alg_t alg, const void *sbuf,
+                             const int *scounts, const int *displs,
+                             struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                             struct ompi_datatype_t *rdtype, int root);
+int mca_coll_scc_allgatherv_go(mca_coll_scc_module_t *m, scc_alg_t alg, const void *sbuf,
+                               int scount, struct ompi_datatype_t *sdtype, void *rbuf,
+                               const int *rcounts, const int *displs,
+                               struct ompi_datatype_t *rdtype);
 int mca_coll_scc_barrier(struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
 /* The barrier's algorithm here (SCC_ALG_FALLBACK: the fallback's), and running it (counted;
  * OMPI_ERR_NOT_AVAILABLE: the fallback must serve it) -- decided once by a persistent one. */
@@ -332,9 +354,10 @@ SCC_FOREACH_COLL(SCC_FORMS_DECL)
 #undef SCC_FORMS_DECL
 
 /* alltoallv (c SCC_COLL_ALLTOALLV: dt, displacements in its extents) and alltoallw (dts,
- * displacements in bytes) on a set-up module; OMPI_ERR_NOT_AVAILABLE: the fallback serves */
-int mca_coll_scc_alltoallvw(mca_coll_scc_module_t *m, scc_coll_t c, const void *sbuf,
-                            const int *scounts, const int *sdispls,
+ * displacements in bytes) by alg (the table's choice for no particular size, decided once when
+ * persistent) on a set-up module, counted; OMPI_ERR_NOT_AVAILABLE: the fallback serves */
+int mca_coll_scc_alltoallvw(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg,
+                            const void *sbuf, const int *scounts, const int *sdispls,
                             struct ompi_datatype_t *sdt, struct ompi_datatype_t *const *sdts,
                             void *rbuf, const int *rcounts, const int *rdispls,
                             struct ompi_datatype_t *rdt, struct ompi_datatype_t *const *rdts);

@@ -16,27 +16,19 @@
 
 #include "ompi/datatype/ompi_datatype.h"
 
-int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
-                            void *rbuf, const int *rcounts, const int *displs,
-                            struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
-                            mca_coll_base_module_t *module)
+int mca_coll_scc_allgatherv_go(mca_coll_scc_module_t *m, scc_alg_t alg, const void *sbuf,
+                               int scount, struct ompi_datatype_t *sdtype, void *rbuf,
+                               const int *rcounts, const int *displs,
+                               struct ompi_datatype_t *rdtype)
 {
-    mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
     const int n = m->size, me = m->rank;
     size_t size, mine, sbytes, *v;
     const char *in;
     char *out;
     scc_blocks_t r;
-    scc_alg_t alg;
     int rc, self = OMPI_SUCCESS;
 
-    if (OPAL_UNLIKELY(!mca_coll_scc_ready(m, comm))) {
-        goto fallback;
-    }
-    alg = mca_coll_scc_pick(m, SCC_COLL_ALLGATHERV, 0);
-    if (SCC_ALG_FALLBACK == alg) {
-        goto fallback;
-    }
+    mca_coll_scc_running(m, SCC_COLL_ALLGATHERV, alg);
     /* per peer: bytes sent, their offsets, bytes received, their offsets (the pairwise
        exchange's arrays; the direct algorithm's parts are the received ones), and room for
        the leaders' layout of the parts (n + 1) */
@@ -91,7 +83,7 @@ int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t
     }
     if (SCC_ALG_BRUCK == alg && SCC_TOPO_NODES != m->topo.kind) {
         /* (forced) the leaders' schedules run across nodes only */
-        goto fallback;
+        return OMPI_ERR_NOT_AVAILABLE;
     }
     if (SCC_ALG_FLAT == alg) {
         const scc_parts_t parts = { v + 2 * n, v + 3 * n, 0 };
@@ -114,15 +106,25 @@ int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t
         rc = mca_coll_scc_alltoallv_sched(m, alg, in, v, v + n, out, v + 2 * n, v + 3 * n);
     }
     if (OMPI_ERR_NOT_AVAILABLE == rc) {
-        goto fallback;
+        return rc;
     }
     mca_coll_scc_count(m, SCC_COLL_ALLGATHERV, alg);
     if (OMPI_SUCCESS == rc && !r.contig) {
         rc = scc_blocks_unpack(&r, n, v + 2 * n, v + 3 * n, out, -1);
     }
     return OMPI_SUCCESS != rc ? rc : self;
+}
 
-fallback:
-    mca_coll_scc_count(m, SCC_COLL_ALLGATHERV, SCC_ALG_FALLBACK);
-    return SCC_FALLBACK(m, allgatherv, sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype, comm);
+int mca_coll_scc_allgatherv(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                            void *rbuf, const int *rcounts, const int *displs,
+                            struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                            mca_coll_base_module_t *module)
+{
+    mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
+
+    SCC_DECIDED_ENTRY(m, comm, SCC_COLL_ALLGATHERV, allgatherv,
+                      mca_coll_scc_pick(m, SCC_COLL_ALLGATHERV, 0),
+                      mca_coll_scc_allgatherv_go(m, alg, sbuf, scount, sdtype, rbuf, rcounts,
+                                                 displs, rdtype),
+                      sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype, comm);
 }

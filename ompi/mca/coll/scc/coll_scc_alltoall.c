@@ -18,9 +18,7 @@ int mca_coll_scc_alltoall_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t byt
     bool packed;
     int rc;
 
-    /* (a persistent start names its call as the table's lookup does) */
-    m->cur_coll = SCC_COLL_ALLTOALL;
-    m->cur_alg = alg;
+    mca_coll_scc_running(m, SCC_COLL_ALLTOALL, alg);
     if (0 == bytes) {
         mca_coll_scc_count(m, SCC_COLL_ALLTOALL, alg);
         return OMPI_SUCCESS;

@@ -15,23 +15,19 @@
 
 #include "ompi/datatype/ompi_datatype.h"
 
-/* Both collectives on their two sides (s: in place, r's blocks); OMPI_ERR_NOT_AVAILABLE:
- * the fallback serves the call (decided before any data moved, on every rank alike). */
-static int scc_alltoall_blocks(mca_coll_scc_module_t *m, scc_coll_t c, bool in_place,
-                               scc_blocks_t *s, scc_blocks_t *r)
+/* Both collectives on their two sides (s: in place, r's blocks) by alg;
+ * OMPI_ERR_NOT_AVAILABLE: the fallback serves the call (decided before any data moved, on
+ * every rank alike). */
+static int scc_alltoall_blocks(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg,
+                               bool in_place, scc_blocks_t *s, scc_blocks_t *r)
 {
     const int n = m->size;
     size_t *v;
     const char *in;
     char *out;
-    scc_alg_t alg;
     int rc;
 
-    /* nothing rank-local may decide: the table's choice for no particular size */
-    alg = mca_coll_scc_pick(m, c, 0);
-    if (SCC_ALG_FALLBACK == alg) {
-        return OMPI_ERR_NOT_AVAILABLE;
-    }
+    mca_coll_scc_running(m, c, alg);
     /* byte counts and offsets: send, send offsets, receive, receive offsets */
     v = mca_coll_scc_scratch(m, SCC_SCRATCH_ARGS, 4 * (size_t) n * sizeof(size_t));
     if (NULL == v) {
@@ -73,8 +69,8 @@ static int scc_alltoall_blocks(mca_coll_scc_module_t *m, scc_coll_t c, bool in_p
     return rc;
 }
 
-int mca_coll_scc_alltoallvw(mca_coll_scc_module_t *m, scc_coll_t c, const void *sbuf,
-                            const int *scounts, const int *sdispls,
+int mca_coll_scc_alltoallvw(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg,
+                            const void *sbuf, const int *scounts, const int *sdispls,
                             struct ompi_datatype_t *sdt, struct ompi_datatype_t *const *sdts,
                             void *rbuf, const int *rcounts, const int *rdispls,
                             struct ompi_datatype_t *rdt, struct ompi_datatype_t *const *rdts)
@@ -95,7 +91,7 @@ int mca_coll_scc_alltoallvw(mca_coll_scc_module_t *m, scc_coll_t c, const void *
     } else {
         scc_blocks_init(&s, sbuf, scounts, sdispls, sdt);
     }
-    return scc_alltoall_blocks(m, c, in_place, &s, &r);
+    return scc_alltoall_blocks(m, c, alg, in_place, &s, &r);
 }
 
 int mca_coll_scc_alltoallv(const void *sbuf, const int *scounts, const int *sdispls,
@@ -104,16 +100,11 @@ int mca_coll_scc_alltoallv(const void *sbuf, const int *scounts, const int *sdis
                            struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
-    int rc;
 
-    if (OPAL_LIKELY(mca_coll_scc_ready(m, comm))) {
-        rc = mca_coll_scc_alltoallvw(m, SCC_COLL_ALLTOALLV, sbuf, scounts, sdispls, sdtype, NULL,
-                                     rbuf, rcounts, rdispls, rdtype, NULL);
-        if (OMPI_ERR_NOT_AVAILABLE != rc) {
-            return rc;
-        }
-    }
-    mca_coll_scc_count(m, SCC_COLL_ALLTOALLV, SCC_ALG_FALLBACK);
-    return SCC_FALLBACK(m, alltoallv, sbuf, scounts, sdispls, sdtype, rbuf, rcounts, rdispls,
-                        rdtype, comm);
+    /* nothing rank-local may decide: the table's choice for no particular size */
+    SCC_DECIDED_ENTRY(m, comm, SCC_COLL_ALLTOALLV, alltoallv,
+                      mca_coll_scc_pick(m, SCC_COLL_ALLTOALLV, 0),
+                      mca_coll_scc_alltoallvw(m, SCC_COLL_ALLTOALLV, alg, sbuf, scounts, sdispls,
+                                              sdtype, NULL, rbuf, rcounts, rdispls, rdtype, NULL),
+                      sbuf, scounts, sdispls, sdtype, rbuf, rcounts, rdispls, rdtype, comm);
 }

@@ -9,16 +9,11 @@ int mca_coll_scc_alltoallw(const void *sbuf, const int *scounts, const int *sdis
                            struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
-    int rc;
 
-    if (OPAL_LIKELY(mca_coll_scc_ready(m, comm))) {
-        rc = mca_coll_scc_alltoallvw(m, SCC_COLL_ALLTOALLW, sbuf, scounts, sdispls, NULL,
-                                     sdtypes, rbuf, rcounts, rdispls, NULL, rdtypes);
-        if (OMPI_ERR_NOT_AVAILABLE != rc) {
-            return rc;
-        }
-    }
-    mca_coll_scc_count(m, SCC_COLL_ALLTOALLW, SCC_ALG_FALLBACK);
-    return SCC_FALLBACK(m, alltoallw, sbuf, scounts, sdispls, sdtypes, rbuf, rcounts, rdispls,
-                        rdtypes, comm);
+    SCC_DECIDED_ENTRY(m, comm, SCC_COLL_ALLTOALLW, alltoallw,
+                      mca_coll_scc_pick(m, SCC_COLL_ALLTOALLW, 0),
+                      mca_coll_scc_alltoallvw(m, SCC_COLL_ALLTOALLW, alg, sbuf, scounts, sdispls,
+                                              NULL, sdtypes, rbuf, rcounts, rdispls, NULL,
+                                              rdtypes),
+                      sbuf, scounts, sdispls, sdtypes, rbuf, rcounts, rdispls, rdtypes, comm);
 }

@@ -35,9 +35,7 @@ int mca_coll_scc_barrier_go(mca_coll_scc_module_t *m, scc_alg_t alg)
 {
     int rc;
 
-    /* (a persistent start names its call as the table's lookup does) */
-    m->cur_coll = SCC_COLL_BARRIER;
-    m->cur_alg = alg;
+    mca_coll_scc_running(m, SCC_COLL_BARRIER, alg);
     if (SCC_ALG_TREE == alg && SCC_TOPO_NODES != m->topo.kind) {
         mca_coll_scc_count(m, SCC_COLL_BARRIER, alg);
         return mca_coll_scc_barrier_tree(m);

@@ -76,9 +76,7 @@ scc_bcast_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes, void *buff, 
     char *data;
     int rc;
 
-    /* (a persistent start names its call as the table's lookup does) */
-    m->cur_coll = SCC_COLL_BCAST;
-    m->cur_alg = alg;
+    mca_coll_scc_running(m, SCC_COLL_BCAST, alg);
     if (0 == bytes) {
         /* no message at all: a rank whose count is 0 (the same, empty, type signature as a
            zero-size type's) never reaches a component -- the MPI layer returns */

@@ -16,9 +16,7 @@ int mca_coll_scc_gather_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes
     bool packed = false;
     int rc;
 
-    /* (a persistent start names its call as the table's lookup does) */
-    m->cur_coll = SCC_COLL_GATHER;
-    m->cur_alg = alg;
+    mca_coll_scc_running(m, SCC_COLL_GATHER, alg);
     if (0 == bytes) {
         mca_coll_scc_count(m, SCC_COLL_GATHER, alg);
         return OMPI_SUCCESS;

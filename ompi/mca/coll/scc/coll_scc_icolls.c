@@ -1,9 +1,8 @@
 /* coll_scc_icolls.c: the nonblocking (MPI_Ibcast) and persistent (MPI_Bcast_init) form of
  * every collective the component serves: each is its blocking call run as a task
  * (coll_scc_task.c), so it takes the same table, algorithms and transports.  A persistent
- * broadcast, barrier, block collective (alltoall, allgather, gather, scatter) or reduction
- * of one vector decides at its first start that finds the communicator set up (a
- * communicator set up stays so) and only runs that decision at every start after it. */
+ * one decides at its first start that finds the communicator set up (a communicator set up
+ * stays so) and only runs that decision at every start after it. */
 #include "coll_scc_task.h"
 
 #define SCC_UNPAREN(...) __VA_ARGS__
@@ -49,16 +48,6 @@ typedef struct ompi_datatype_t scc_dt_t;
         return mca_coll_scc_task_post(m, comm, t, scc_run_##name, SCC_FORM_INIT, request); \
     }
 
-/* The same, for a task that runs the blocking call on a (RUN: its arguments read back from
- * a) */
-#define SCC_FORMS_OF(name, PARAMS, ARGS, RUN, FILL)                              \
-    static int scc_run_##name(mca_coll_scc_task_t *t)                           \
-    {                                                                            \
-        scc_task_args_t *a = &t->a;                                              \
-        return mca_coll_scc_##name(SCC_UNPAREN RUN, t->comm, &t->m->super);      \
-    }                                                                            \
-    SCC_ENTRIES_OF(name, PARAMS, ARGS, FILL)
-
 /* A persistent start: decides at the first start that finds the communicator set up (decide
  * fills t->call), then runs the decision (go); OMPI_ERR_NOT_AVAILABLE: the fallback serves it
  * (at every start after too). */
@@ -85,7 +74,8 @@ static inline int scc_start_decided(mca_coll_scc_task_t *t, scc_coll_t c, scc_de
 
 /* A collective decided once when persistent (c; scc_decide_##name and scc_go_##name):
  * nonblocking, the blocking call; persistent, its decision run, or the fallback (its
- * nonblocking call, waited for as a task waits).  RUN: as SCC_FORMS_OF */
+ * nonblocking call, waited for as a task waits).  RUN: the blocking call's arguments read
+ * back from the task's a. */
 #define SCC_FORMS_DECIDED(name, c, PARAMS, ARGS, RUN, FILL)                     \
     static int scc_run_##name(mca_coll_scc_task_t *t)                           \
     {                                                                            \
@@ -124,6 +114,25 @@ static int scc_go_reduction(mca_coll_scc_task_t *t)
 #define scc_go_allreduce scc_go_reduction
 #define scc_go_scan scc_go_reduction
 #define scc_go_exscan scc_go_reduction
+
+/* The reduce-scatters: reduce_scatter_block's count is a block's (a->scount), reduce_scatter's
+ * blocks a->rcounts */
+static void scc_decide_reduce_scatters(mca_coll_scc_task_t *t, scc_coll_t c)
+{
+    scc_task_args_t *a = &t->a;
+    (void) mca_coll_scc_reduce_scatter_decide(t->m, c, a->sbuf, a->rbuf, a->scount, a->rcounts,
+                                              a->sdt, a->op, &t->call);
+}
+
+static int scc_go_reduce_scatters(mca_coll_scc_task_t *t)
+{
+    return mca_coll_scc_reduce_scatter_go(t->m, &t->call, t->a.rcounts);
+}
+
+#define scc_decide_reduce_scatter scc_decide_reduce_scatters
+#define scc_decide_reduce_scatter_block scc_decide_reduce_scatters
+#define scc_go_reduce_scatter scc_go_reduce_scatters
+#define scc_go_reduce_scatter_block scc_go_reduce_scatters
 
 /* The broadcast and the block collectives: a decision from one count's bytes -- the
  * broadcast's, the receive count of alltoall and allgather, the root's side of gather and
@@ -170,6 +179,56 @@ SCC_GO_BLOCKS(allgather, )
 SCC_GO_BLOCKS(gather, , a->root)
 SCC_GO_BLOCKS(scatter, , a->root)
 
+/* The v-variants and alltoallw: the table's choice for no particular size */
+static void scc_decide_v(mca_coll_scc_task_t *t, scc_coll_t c)
+{
+    t->call.alg = mca_coll_scc_pick(t->m, c, 0);
+}
+
+#define scc_decide_gatherv scc_decide_v
+#define scc_decide_scatterv scc_decide_v
+#define scc_decide_allgatherv scc_decide_v
+#define scc_decide_alltoallv scc_decide_v
+#define scc_decide_alltoallw scc_decide_v
+
+static int scc_go_gatherv(mca_coll_scc_task_t *t)
+{
+    scc_task_args_t *a = &t->a;
+    return mca_coll_scc_gatherv_go(t->m, t->call.alg, a->sbuf, a->scount, a->sdt, a->rbuf,
+                                   a->rcounts, a->rdispls, a->rdt, a->root);
+}
+
+static int scc_go_scatterv(mca_coll_scc_task_t *t)
+{
+    scc_task_args_t *a = &t->a;
+    return mca_coll_scc_scatterv_go(t->m, t->call.alg, a->sbuf, a->scounts, a->sdispls, a->sdt,
+                                    a->rbuf, a->rcount, a->rdt, a->root);
+}
+
+static int scc_go_allgatherv(mca_coll_scc_task_t *t)
+{
+    scc_task_args_t *a = &t->a;
+    return mca_coll_scc_allgatherv_go(t->m, t->call.alg, a->sbuf, a->scount, a->sdt, a->rbuf,
+                                      a->rcounts, a->rdispls, a->rdt);
+}
+
+/* (alltoallv: one datatype a side, alltoallw one per block) */
+static int scc_go_alltoallv(mca_coll_scc_task_t *t)
+{
+    scc_task_args_t *a = &t->a;
+    return mca_coll_scc_alltoallvw(t->m, SCC_COLL_ALLTOALLV, t->call.alg, a->sbuf, a->scounts,
+                                   a->sdispls, a->sdt, NULL, a->rbuf, a->rcounts, a->rdispls,
+                                   a->rdt, NULL);
+}
+
+static int scc_go_alltoallw(mca_coll_scc_task_t *t)
+{
+    scc_task_args_t *a = &t->a;
+    return mca_coll_scc_alltoallvw(t->m, SCC_COLL_ALLTOALLW, t->call.alg, a->sbuf, a->scounts,
+                                   a->sdispls, NULL, a->sdts, a->rbuf, a->rcounts, a->rdispls,
+                                   NULL, a->rdts);
+}
+
 static void scc_decide_barrier(mca_coll_scc_task_t *t, scc_coll_t c)
 {
     (void) c;
@@ -195,8 +254,8 @@ SCC_FORMS_DECIDED(reduce, SCC_COLL_REDUCE,
                   a->sbuf = sbuf; a->rbuf = rbuf; a->scount = count; a->sdt = dtype;
                   a->op = op; a->root = root;)
 
-/* The reductions without a root: allreduce, scan, exscan (decided once when persistent),
- * reduce_scatter_block (its count is each rank's block) */
+/* The reductions without a root: allreduce, scan, exscan, reduce_scatter_block (its count is
+ * each rank's block) */
 #define SCC_REDUCTION_PARAMS                                                     \
     (const void *sbuf, void *rbuf, int count, scc_dt_t *dtype, struct ompi_op_t *op)
 #define SCC_REDUCTION_ARGS (sbuf, rbuf, count, dtype, op)
@@ -209,15 +268,16 @@ SCC_FORMS_DECIDED(reduce, SCC_COLL_REDUCE,
 SCC_FORMS_REDUCTION(allreduce, SCC_COLL_ALLREDUCE)
 SCC_FORMS_REDUCTION(scan, SCC_COLL_SCAN)
 SCC_FORMS_REDUCTION(exscan, SCC_COLL_EXSCAN)
-SCC_FORMS_OF(reduce_scatter_block, SCC_REDUCTION_PARAMS, SCC_REDUCTION_ARGS, SCC_REDUCTION_RUN,
-             SCC_REDUCTION_FILL)
+SCC_FORMS_DECIDED(reduce_scatter_block, SCC_COLL_REDUCE_SCATTER_BLOCK, SCC_REDUCTION_PARAMS,
+                  SCC_REDUCTION_ARGS, SCC_REDUCTION_RUN, SCC_REDUCTION_FILL)
 
-SCC_FORMS_OF(reduce_scatter,
-             (const void *sbuf, void *rbuf, const int *rcounts, scc_dt_t *dtype,
-              struct ompi_op_t *op),
-             (sbuf, rbuf, rcounts, dtype, op),
-             (a->sbuf, a->rbuf, a->rcounts, a->sdt, a->op),
-             a->sbuf = sbuf; a->rbuf = rbuf; a->rcounts = rcounts; a->sdt = dtype; a->op = op;)
+SCC_FORMS_DECIDED(reduce_scatter, SCC_COLL_REDUCE_SCATTER,
+                  (const void *sbuf, void *rbuf, const int *rcounts, scc_dt_t *dtype,
+                   struct ompi_op_t *op),
+                  (sbuf, rbuf, rcounts, dtype, op),
+                  (a->sbuf, a->rbuf, a->rcounts, a->sdt, a->op),
+                  a->sbuf = sbuf; a->rbuf = rbuf; a->rcounts = rcounts; a->sdt = dtype;
+                  a->op = op; a->scount = 0;)
 
 /* Blocks of one size from every rank to every rank (alltoall, allgather) */
 #define SCC_FORMS_BLOCKS(name, c)                                                \
@@ -243,47 +303,48 @@ SCC_FORMS_BLOCKS(allgather, SCC_COLL_ALLGATHER)
 SCC_FORMS_ROOTED(gather, SCC_COLL_GATHER)
 SCC_FORMS_ROOTED(scatter, SCC_COLL_SCATTER)
 
-SCC_FORMS_OF(gatherv,
-             (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, const int *rcounts,
-              const int *displs, scc_dt_t *rdtype, int root),
-             (sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype, root),
-             (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls, a->rdt, a->root),
-             a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf;
-             a->rcounts = rcounts; a->rdispls = displs; a->rdt = rdtype; a->root = root;)
+SCC_FORMS_DECIDED(gatherv, SCC_COLL_GATHERV,
+                  (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, const int *rcounts,
+                   const int *displs, scc_dt_t *rdtype, int root),
+                  (sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype, root),
+                  (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls, a->rdt, a->root),
+                  a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf;
+                  a->rcounts = rcounts; a->rdispls = displs; a->rdt = rdtype; a->root = root;)
 
-SCC_FORMS_OF(scatterv,
-             (const void *sbuf, const int *scounts, const int *displs, scc_dt_t *sdtype,
-              void *rbuf, int rcount, scc_dt_t *rdtype, int root),
-             (sbuf, scounts, displs, sdtype, rbuf, rcount, rdtype, root),
-             (a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf, a->rcount, a->rdt, a->root),
-             a->sbuf = sbuf; a->scounts = scounts; a->sdispls = displs; a->sdt = sdtype;
-             a->rbuf = rbuf; a->rcount = rcount; a->rdt = rdtype; a->root = root;)
+SCC_FORMS_DECIDED(scatterv, SCC_COLL_SCATTERV,
+                  (const void *sbuf, const int *scounts, const int *displs, scc_dt_t *sdtype,
+                   void *rbuf, int rcount, scc_dt_t *rdtype, int root),
+                  (sbuf, scounts, displs, sdtype, rbuf, rcount, rdtype, root),
+                  (a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf, a->rcount, a->rdt, a->root),
+                  a->sbuf = sbuf; a->scounts = scounts; a->sdispls = displs; a->sdt = sdtype;
+                  a->rbuf = rbuf; a->rcount = rcount; a->rdt = rdtype; a->root = root;)
 
-SCC_FORMS_OF(allgatherv,
-             (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, const int *rcounts,
-              const int *displs, scc_dt_t *rdtype),
-             (sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype),
-             (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls, a->rdt),
-             a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf;
-             a->rcounts = rcounts; a->rdispls = displs; a->rdt = rdtype;)
+SCC_FORMS_DECIDED(allgatherv, SCC_COLL_ALLGATHERV,
+                  (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, const int *rcounts,
+                   const int *displs, scc_dt_t *rdtype),
+                  (sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype),
+                  (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls, a->rdt),
+                  a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf;
+                  a->rcounts = rcounts; a->rdispls = displs; a->rdt = rdtype;)
 
-SCC_FORMS_OF(alltoallv,
-             (const void *sbuf, const int *scounts, const int *sdispls, scc_dt_t *sdtype,
-              void *rbuf, const int *rcounts, const int *rdispls, scc_dt_t *rdtype),
-             (sbuf, scounts, sdispls, sdtype, rbuf, rcounts, rdispls, rdtype),
-             (a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf, a->rcounts, a->rdispls, a->rdt),
-             a->sbuf = sbuf; a->scounts = scounts; a->sdispls = sdispls; a->sdt = sdtype;
-             a->rbuf = rbuf; a->rcounts = rcounts; a->rdispls = rdispls; a->rdt = rdtype;)
+SCC_FORMS_DECIDED(alltoallv, SCC_COLL_ALLTOALLV,
+                  (const void *sbuf, const int *scounts, const int *sdispls, scc_dt_t *sdtype,
+                   void *rbuf, const int *rcounts, const int *rdispls, scc_dt_t *rdtype),
+                  (sbuf, scounts, sdispls, sdtype, rbuf, rcounts, rdispls, rdtype),
+                  (a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf, a->rcounts, a->rdispls,
+                   a->rdt),
+                  a->sbuf = sbuf; a->scounts = scounts; a->sdispls = sdispls; a->sdt = sdtype;
+                  a->rbuf = rbuf; a->rcounts = rcounts; a->rdispls = rdispls; a->rdt = rdtype;)
 
-SCC_FORMS_OF(alltoallw,
-             (const void *sbuf, const int *scounts, const int *sdispls,
-              scc_dt_t *const *sdtypes, void *rbuf, const int *rcounts, const int *rdispls,
-              scc_dt_t *const *rdtypes),
-             (sbuf, scounts, sdispls, sdtypes, rbuf, rcounts, rdispls, rdtypes),
-             (a->sbuf, a->scounts, a->sdispls, a->sdts, a->rbuf, a->rcounts, a->rdispls,
-              a->rdts),
-             a->sbuf = sbuf; a->scounts = scounts; a->sdispls = sdispls; a->sdts = sdtypes;
-             a->rbuf = rbuf; a->rcounts = rcounts; a->rdispls = rdispls; a->rdts = rdtypes;)
+SCC_FORMS_DECIDED(alltoallw, SCC_COLL_ALLTOALLW,
+                  (const void *sbuf, const int *scounts, const int *sdispls,
+                   scc_dt_t *const *sdtypes, void *rbuf, const int *rcounts, const int *rdispls,
+                   scc_dt_t *const *rdtypes),
+                  (sbuf, scounts, sdispls, sdtypes, rbuf, rcounts, rdispls, rdtypes),
+                  (a->sbuf, a->scounts, a->sdispls, a->sdts, a->rbuf, a->rcounts, a->rdispls,
+                   a->rdts),
+                  a->sbuf = sbuf; a->scounts = scounts; a->sdispls = sdispls; a->sdts = sdtypes;
+                  a->rbuf = rbuf; a->rcounts = rcounts; a->rdispls = rdispls; a->rdts = rdtypes;)
 
 /* barrier: no arguments before the communicator; persistent, decided once */
 static int scc_run_barrier(mca_coll_scc_task_t *t)

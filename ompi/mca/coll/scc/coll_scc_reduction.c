@@ -210,9 +210,7 @@ scc_reduction_go(mca_coll_scc_module_t *m, const scc_reduction_call_t *call)
 {
     int rc;
 
-    /* (a persistent start names its call as the table's lookup does) */
-    m->cur_coll = call->c;
-    m->cur_alg = call->alg;
+    mca_coll_scc_running(m, call->c, call->alg);
 #if defined(SCC_TRACE) && SCC_TRACE
     m->cur_bytes = call->bytes;
 #endif

@@ -20,13 +20,14 @@ typedef struct scc_reduction {
     int root;
 } scc_reduction_t;
 
-/* A reduction of one vector (reduce, allreduce, scan, exscan) decided: what a blocking call
- * decides at every call, a persistent one at its first start only (coll_scc_icolls.c). */
+/* A reduction decided: what a blocking call decides at every call, a persistent one at its
+ * first start only (coll_scc_icolls.c). */
 typedef struct scc_reduction_call {
     scc_coll_t c;
     scc_alg_t alg;                  /* SCC_ALG_FALLBACK: the fallback serves it */
     bool forced;                    /* alg was forced (it declines what it cannot take) */
-    size_t bytes;                   /* as the table counts them; 0: nothing moves */
+    size_t bytes;                   /* as the table counts them (a reduce-scatter: the whole
+                                       vector's); 0: nothing moves */
     scc_reduction_t r;
 } scc_reduction_call_t;
 
@@ -60,13 +61,16 @@ scc_alg_t mca_coll_scc_reduction_pick(mca_coll_scc_module_t *m, scc_coll_t c,
 int mca_coll_scc_reduction(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg, bool forced,
                            const scc_reduction_t *r);
 
-/* reduce_scatter and reduce_scatter_block after the table's choice (coll_scc_reduce_scatter.c):
- * the vector's total bytes and lower bound lb, a block of rcount per rank (at NULL) or as at
- * says; the same result as mca_coll_scc_reduction. */
-int mca_coll_scc_reduce_scatter_run(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t alg,
-                                    const void *sbuf, void *rbuf, size_t total, ptrdiff_t lb,
-                                    size_t rcount, const size_t *at,
-                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op);
+/* reduce_scatter (rcounts: each rank's block) and reduce_scatter_block (blocks of rcount)
+ * decided, as a reduction of one vector is (call->bytes: the whole vector's), and run
+ * (counted; OMPI_ERR_NOT_AVAILABLE: the fallback must serve it) -- decided once by a
+ * persistent one (coll_scc_reduce_scatter.c). */
+scc_alg_t mca_coll_scc_reduce_scatter_decide(mca_coll_scc_module_t *m, scc_coll_t c,
+                                             const void *sbuf, void *rbuf, int rcount,
+                                             const int *rcounts, struct ompi_datatype_t *dtype,
+                                             struct ompi_op_t *op, scc_reduction_call_t *call);
+int mca_coll_scc_reduce_scatter_go(mca_coll_scc_module_t *m, const scc_reduction_call_t *call,
+                                   const int *rcounts);
 
 END_C_DECLS
 

@@ -6,7 +6,8 @@
 # fallback; scc_nbc's application patterns (many outstanding, every order of ending, two
 # communicators, starts that must not wait for the other ranks, blocking calls between,
 # requests and datatypes freed early, persistent requests started thousands of times and
-# decided once, two threads at once); a
+# decided once, v-collectives whose argument arrays the caller let go of at the call, two
+# threads at once); a
 # forced algorithm in a form; the fallback inside a task (its nonblocking functions, never
 # blocking progress); the setup started by a nonblocking call.
 . "$SCC_SRCDIR/test/mpi/scc_lib.sh"
@@ -70,6 +71,8 @@ for np in $(scc_matrix "2 3 5" "3"); do
     # (the blocking calls took the algorithm forced after the first start, the starts not)
     scc_served "$log" "$np" scc_decided " calls: bcast:flat=10 allreduce:flat=10 alltoall:flat=10 alltoallv:flat=10 gather:flat=10 scatter:flat=10 allgather:flat=10 reduce_scatter_block:flat=10 gatherv:flat=10 scatterv:flat=10 allgatherv:flat=10 reduce_scatter:flat=10 alltoallw:flat=10 bcast_init:tree=20 allreduce_init:tree=20 alltoall_init:ring=20 alltoallv_init:ring=20 gather_init:fallback=20 scatter_init:fallback=20 allgather_init:ring=20 reduce_scatter_block_init:ring=20 gatherv_init:ring=20 scatterv_init:ring=20 allgatherv_init:ring=20 reduce_scatter_init:ring=20 alltoallw_init:ring=20$"
     tap_check $? "scc_nbc np=$np: thirteen persistent collectives (the v-variants, alltoallw and the reduce-scatters among them) keep the algorithm decided at their first start (20 times; the blocking calls between flat as forced after it)" "$log"
+    scc_served "$log" "$np" scc_arrays " calls: ialltoallv:flat=3 igatherv:flat=3 iscatterv:flat=3 iallgatherv:flat=3 ireduce_scatter:flat=3 ialltoallw:flat=3$"
+    tap_check $? "scc_nbc np=$np: nonblocking v-collectives whose count, displacement and datatype arrays are overwritten and freed right after the call (as mpi4py 3.1 does) served by scc on the values given" "$log"
     scc_served "$log" "$np" scc_decided_nc " calls: allreduce_init:[a-z]+=10$" \
         && ! grep -a "(scc_decided_nc) rank [0-9]* size $np calls:" "$log" | grep -q ":fallback="
     tap_check $? "scc_nbc np=$np: a persistent non-commutative allreduce keeps its rank-ordered algorithm after the tree is forced (10 starts, no fallback)" "$log"

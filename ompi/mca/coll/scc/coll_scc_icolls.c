@@ -48,6 +48,23 @@ typedef struct ompi_datatype_t scc_dt_t;
         return mca_coll_scc_task_post(m, comm, t, scc_run_##name, SCC_FORM_INIT, request); \
     }
 
+/* The argument arrays a v-collective keeps with its task (mca_coll_scc_task_keep), those
+ * significant at this rank: send counts, displacements, datatypes (alltoallw), receive ones */
+enum { SCC_KEEP_SC = 1, SCC_KEEP_SD = 2, SCC_KEEP_ST = 4, SCC_KEEP_RC = 8, SCC_KEEP_RD = 16,
+       SCC_KEEP_RT = 32 };
+static void scc_keep(mca_coll_scc_task_t *t, struct ompi_communicator_t *comm, unsigned what)
+{
+    scc_task_args_t *a = &t->a;
+    const int **ints[4] = { what & SCC_KEEP_SC ? &a->scounts : NULL,
+                            what & SCC_KEEP_SD ? &a->sdispls : NULL,
+                            what & SCC_KEEP_RC ? &a->rcounts : NULL,
+                            what & SCC_KEEP_RD ? &a->rdispls : NULL };
+    struct ompi_datatype_t *const **dts[2] = { what & SCC_KEEP_ST ? &a->sdts : NULL,
+                                               what & SCC_KEEP_RT ? &a->rdts : NULL };
+    mca_coll_scc_task_keep(t, ompi_comm_size(comm), ints, 4, dts,
+                           what & (SCC_KEEP_ST | SCC_KEEP_RT) ? 2 : 0);
+}
+
 /* A persistent start: decides at the first start that finds the communicator set up (decide
  * fills t->call), then runs the decision (go); OMPI_ERR_NOT_AVAILABLE: the fallback serves it
  * (at every start after too). */
@@ -277,7 +294,7 @@ SCC_FORMS_DECIDED(reduce_scatter, SCC_COLL_REDUCE_SCATTER,
                   (sbuf, rbuf, rcounts, dtype, op),
                   (a->sbuf, a->rbuf, a->rcounts, a->sdt, a->op),
                   a->sbuf = sbuf; a->rbuf = rbuf; a->rcounts = rcounts; a->sdt = dtype;
-                  a->op = op; a->scount = 0;)
+                  a->op = op; a->scount = 0; scc_keep(t, comm, SCC_KEEP_RC);)
 
 /* Blocks of one size from every rank to every rank (alltoall, allgather) */
 #define SCC_FORMS_BLOCKS(name, c)                                                \
@@ -309,7 +326,8 @@ SCC_FORMS_DECIDED(gatherv, SCC_COLL_GATHERV,
                   (sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype, root),
                   (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls, a->rdt, a->root),
                   a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf;
-                  a->rcounts = rcounts; a->rdispls = displs; a->rdt = rdtype; a->root = root;)
+                  a->rcounts = rcounts; a->rdispls = displs; a->rdt = rdtype; a->root = root;
+                  scc_keep(t, comm, root == ompi_comm_rank(comm) ? SCC_KEEP_RC | SCC_KEEP_RD : 0);)
 
 SCC_FORMS_DECIDED(scatterv, SCC_COLL_SCATTERV,
                   (const void *sbuf, const int *scounts, const int *displs, scc_dt_t *sdtype,
@@ -317,7 +335,8 @@ SCC_FORMS_DECIDED(scatterv, SCC_COLL_SCATTERV,
                   (sbuf, scounts, displs, sdtype, rbuf, rcount, rdtype, root),
                   (a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf, a->rcount, a->rdt, a->root),
                   a->sbuf = sbuf; a->scounts = scounts; a->sdispls = displs; a->sdt = sdtype;
-                  a->rbuf = rbuf; a->rcount = rcount; a->rdt = rdtype; a->root = root;)
+                  a->rbuf = rbuf; a->rcount = rcount; a->rdt = rdtype; a->root = root;
+                  scc_keep(t, comm, root == ompi_comm_rank(comm) ? SCC_KEEP_SC | SCC_KEEP_SD : 0);)
 
 SCC_FORMS_DECIDED(allgatherv, SCC_COLL_ALLGATHERV,
                   (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, const int *rcounts,
@@ -325,7 +344,8 @@ SCC_FORMS_DECIDED(allgatherv, SCC_COLL_ALLGATHERV,
                   (sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype),
                   (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls, a->rdt),
                   a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf;
-                  a->rcounts = rcounts; a->rdispls = displs; a->rdt = rdtype;)
+                  a->rcounts = rcounts; a->rdispls = displs; a->rdt = rdtype;
+                  scc_keep(t, comm, SCC_KEEP_RC | SCC_KEEP_RD);)
 
 SCC_FORMS_DECIDED(alltoallv, SCC_COLL_ALLTOALLV,
                   (const void *sbuf, const int *scounts, const int *sdispls, scc_dt_t *sdtype,
@@ -334,7 +354,9 @@ SCC_FORMS_DECIDED(alltoallv, SCC_COLL_ALLTOALLV,
                   (a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf, a->rcounts, a->rdispls,
                    a->rdt),
                   a->sbuf = sbuf; a->scounts = scounts; a->sdispls = sdispls; a->sdt = sdtype;
-                  a->rbuf = rbuf; a->rcounts = rcounts; a->rdispls = rdispls; a->rdt = rdtype;)
+                  a->rbuf = rbuf; a->rcounts = rcounts; a->rdispls = rdispls; a->rdt = rdtype;
+                  scc_keep(t, comm, (MPI_IN_PLACE == sbuf ? 0 : SCC_KEEP_SC | SCC_KEEP_SD)
+                                        | SCC_KEEP_RC | SCC_KEEP_RD);)
 
 SCC_FORMS_DECIDED(alltoallw, SCC_COLL_ALLTOALLW,
                   (const void *sbuf, const int *scounts, const int *sdispls,
@@ -344,7 +366,10 @@ SCC_FORMS_DECIDED(alltoallw, SCC_COLL_ALLTOALLW,
                   (a->sbuf, a->scounts, a->sdispls, a->sdts, a->rbuf, a->rcounts, a->rdispls,
                    a->rdts),
                   a->sbuf = sbuf; a->scounts = scounts; a->sdispls = sdispls; a->sdts = sdtypes;
-                  a->rbuf = rbuf; a->rcounts = rcounts; a->rdispls = rdispls; a->rdts = rdtypes;)
+                  a->rbuf = rbuf; a->rcounts = rcounts; a->rdispls = rdispls; a->rdts = rdtypes;
+                  scc_keep(t, comm,
+                           (MPI_IN_PLACE == sbuf ? 0 : SCC_KEEP_SC | SCC_KEEP_SD | SCC_KEEP_ST)
+                               | SCC_KEEP_RC | SCC_KEEP_RD | SCC_KEEP_RT);)
 
 /* barrier: no arguments before the communicator; persistent, decided once */
 static int scc_run_barrier(mca_coll_scc_task_t *t)

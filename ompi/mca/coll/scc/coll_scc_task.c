@@ -1,6 +1,7 @@
 /* coll_scc_task.c: the engine of nonblocking and persistent collectives -- tasks queued per
  * communicator, resumed from Open MPI's progress loop, their requests. */
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "coll_scc_task.h"
@@ -53,11 +54,14 @@ static void scc_task_construct(mca_coll_scc_task_t *t)
     t->comm = NULL;
     t->next = NULL;
     t->queued = t->freed = t->retained = false;
+    t->kept = NULL;
+    t->kept_bytes = 0;
 }
 
 static void scc_task_destruct(mca_coll_scc_task_t *t)
 {
     scc_fiber_fini(&t->fiber);
+    free(t->kept);
 }
 
 OBJ_CLASS_INSTANCE(mca_coll_scc_task_t, ompi_coll_base_nbc_request_t, scc_task_construct,
@@ -407,6 +411,39 @@ mca_coll_scc_task_t *mca_coll_scc_task_new(void)
         t = NULL;
     }
     return t;
+}
+
+void mca_coll_scc_task_keep(mca_coll_scc_task_t *t, int n, const int **ints[], int k,
+                            struct ompi_datatype_t *const **dts[], int l)
+{
+    /* (the datatypes' pointers first: their alignment) */
+    size_t dbytes = (size_t) l * (size_t) n * sizeof(struct ompi_datatype_t *);
+    size_t need = dbytes + (size_t) k * (size_t) n * sizeof(int);
+    struct ompi_datatype_t **d;
+    int *v;
+
+    if (need > t->kept_bytes) {
+        void *p = realloc(t->kept, need);
+        if (NULL == p) {
+            return;
+        }
+        t->kept = p;
+        t->kept_bytes = need;
+    }
+    d = (struct ompi_datatype_t **) t->kept;
+    for (int i = 0; i < l; ++i, d += n) {
+        if (NULL != dts[i] && NULL != *dts[i]) {
+            memcpy(d, *dts[i], (size_t) n * sizeof(*d));
+            *dts[i] = d;
+        }
+    }
+    v = (int *) ((char *) t->kept + dbytes);
+    for (int i = 0; i < k; ++i, v += n) {
+        if (NULL != ints[i] && NULL != *ints[i]) {
+            memcpy(v, *ints[i], (size_t) n * sizeof(int));
+            *ints[i] = v;
+        }
+    }
 }
 
 int mca_coll_scc_task_post(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,

@@ -56,6 +56,8 @@ typedef struct mca_coll_scc_task {
     bool queued;                    /* started and not ended */
     bool freed;                     /* freed by the user while queued: release at its end */
     bool retained;                  /* holds a reference on comm (a task that outlives its call) */
+    void *kept;                     /* the call's argument arrays, copied (mca_coll_scc_task_keep) */
+    size_t kept_bytes;              /*   (its size: kept with the task in the cache) */
     struct mca_coll_scc_task *next; /* its communicator's queue */
 } mca_coll_scc_task_t;
 
@@ -71,6 +73,15 @@ mca_coll_scc_task_t *mca_coll_scc_task_new(void);
 int mca_coll_scc_task_post(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
                            mca_coll_scc_task_t *t, scc_task_run_fn_t run, int form,
                            ompi_request_t **request);
+
+/* Copies the argument arrays of a v-collective into t and points its arguments there: ints[i]
+ * (k of them) and dts[i] (l) each point at an argument holding an array of n, NULL where that
+ * argument is not significant at this rank.  The MPI standard has the caller keep them
+ * unchanged until the call completes, but Open MPI's libnbc reads them at the call and
+ * callers rely on that (mpi4py 3.1 frees them at once).  Where no memory is left they stay the
+ * caller's. */
+void mca_coll_scc_task_keep(mca_coll_scc_task_t *t, int n, const int **ints[], int k,
+                            struct ompi_datatype_t *const **dts[], int l);
 
 /* True when a nonblocking (persistent: its init) call becomes a task; false: it goes to the
  * fallback's function (what it started runs in the order of the calls either way: a call

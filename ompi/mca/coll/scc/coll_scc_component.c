@@ -212,6 +212,7 @@ static void scc_check_params(void)
         [SCC_PARAM_CMA] = &cs->cma,
         [SCC_PARAM_CMA_MIN] = &cs->cma_min,
         [SCC_PARAM_CMA_REDUCE_MIN] = &cs->cma_reduce_min,
+        [SCC_PARAM_CMA_OVER_MIN] = &cs->cma_over_min,
         [SCC_PARAM_NODES_BLOCK] = &cs->nodes_block,
         [SCC_PARAM_RSAG_MIN] = &cs->rsag_min,
         [SCC_PARAM_SETUP_CALLS] = &cs->setup_calls,

@@ -57,6 +57,7 @@ typedef struct mca_coll_scc_config_t {
     int cma;                            /* -1 auto, 0 off, 1 required */
     int cma_min;
     int cma_reduce_min;
+    int cma_over_min;                   /* cma_min 0, oversubscribed: blocks per peer from here */
     int cma_adapt;                      /* large allgather parts: 0 the rule, 1 learnt, 2 tests */
 } mca_coll_scc_config_t;
 

@@ -122,6 +122,12 @@ static inline bool scc_single_copy_blocks(const scc_xport_t *x, size_t bytes)
     return scc_xport_single_copy(x) && bytes >= x->cma_a2a_min;
 }
 
+/* The same for a gather's blocks, all read by its root. */
+static inline bool scc_single_copy_gather(const scc_xport_t *x, size_t bytes)
+{
+    return scc_xport_single_copy(x) && bytes >= x->cma_gather_min;
+}
+
 /* Ranks whose way (single copy or slots) a reader can note: above, every sender keeps to
  * the size rule, which its readers know. */
 #define SCC_WAY_RANKS 512

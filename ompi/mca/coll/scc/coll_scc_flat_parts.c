@@ -65,7 +65,7 @@ int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t
     if (x->rank != root) {
         if (0 == sbytes) {
             /* nothing to publish: the root knows */
-        } else if (scc_single_copy_blocks(x, sbytes)) {
+        } else if (scc_single_copy_gather(x, sbytes)) {
             scc_xport_note(x, &rc, scc_xport_expose(x, 0, sbuf, sbytes, 1, NULL, 0));
         } else {
             rc = scc_send_pieces(x, 0, 0, 0, sbuf, sbytes);
@@ -81,7 +81,7 @@ int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t
         scc_xport_note(x, &rc, scc_take_arrivals(x, 0, 0, rbuf, parts, x->slot_size, NULL));
         for (int i = 0; i < x->size; ++i) {
             size_t len = scc_part_len(parts, i);
-            if (i != root && len > x->slot_size && !scc_single_copy_blocks(x, len)) {
+            if (i != root && len > x->slot_size && !scc_single_copy_gather(x, len)) {
                 scc_xport_note(x, &rc,
                                scc_recv_pieces(x, i, 0, 0, 1, rbuf + scc_part_off(parts, i), len));
             }

@@ -43,6 +43,8 @@ const scc_param_rule_t scc_param_rules[SCC_PARAM_COUNT] = {
     /* 0 never, else bytes: below a page a read per peer costs more than it moves (and
        the direct reductions' single-copy path failed on vectors shorter than the ranks) */
     [SCC_PARAM_CMA_REDUCE_MIN] = { "coll_scc_cma_reduce_min", 4096, INT_MAX, 0, 1, NULL },
+    /* 0 never, else bytes: as coll_scc_cma_reduce_min, a read per peer below a page */
+    [SCC_PARAM_CMA_OVER_MIN] = { "coll_scc_cma_over_min", 4096, INT_MAX, 0, 1, NULL },
     /* a block across nodes is one message: below 64 KB it pays a latency for little; a
        reduction's block from another node lands in a buffer of that size */
     [SCC_PARAM_NODES_BLOCK] = { "coll_scc_nodes_block", 65536, 1 << 30, 65536, 1, NULL },

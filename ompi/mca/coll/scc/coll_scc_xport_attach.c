@@ -206,9 +206,23 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
         bool over = cma && x->over;
         x->cma_min = over ? SCC_CMA_MIN_OVER : SCC_CMA_MIN;
         x->cma_a2a_min = over ? SCC_CMA_A2A_MIN_OVER : SCC_CMA_MIN;
+    } else if (cs->cma_min > 0) {
+        x->cma_min = x->cma_a2a_min = (size_t) cs->cma_min;
     } else {
-        x->cma_min = cs->cma_min > 0 ? (size_t) cs->cma_min : SIZE_MAX;
-        x->cma_a2a_min = x->cma_min;
+        /* never by the size rule; oversubscribed, a process that shares a core moves each
+           block per peer in one turn rather than handing over slot by slot -- a gather's
+           root, which reads every block itself, only where the processes are twice the
+           cores or more (with fewer, its writers filling slots beside it win) */
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        bool crowded = mca_coll_scc_agree(mb, x->over && cpus > 0 && x->nlocal >= 2 * cpus);
+        size_t over_min = cma && x->over && cs->cma_over_min > 0 ? (size_t) cs->cma_over_min
+                                                                : SIZE_MAX;
+        x->cma_min = SIZE_MAX;
+        x->cma_a2a_min = over_min;
+        x->cma_gather_min = crowded ? over_min : SIZE_MAX;
+    }
+    if (cs->cma_min != 0) {
+        x->cma_gather_min = x->cma_a2a_min;
     }
     x->cma_reduce_min = cs->cma_reduce_min > 0 ? (size_t) cs->cma_reduce_min : SIZE_MAX;
     if (NULL != x->remote) {

@@ -167,6 +167,21 @@ vcase mpb 4 flat --mca coll_scc_mpb_emulate 1 -- "$prog" v 3000
 vcase pairwise 3 ring --mca coll_scc_gatherv_algorithm ring --mca coll_scc_scatterv_algorithm ring \
     --mca coll_scc_allgatherv_algorithm ring -- "$prog" v
 
+# Processes that outnumber the cores (mpi_yield_when_idle, as mpirun sets it then): blocks per
+# peer single copy from 4 KB here (coll_scc_cma_over_min) -- every collective and the v cases
+for what in all v; do
+    log="$SCC_LOGDIR/colls-over-$what.log"
+    scc_run "$log" 4 --mca mpi_yield_when_idle 1 --mca coll_scc_cma_over_min 4096 -- \
+        "$prog" $([ "$what" = v ] && echo v)
+    run_ok "$log" $? 4
+    [ "$(grep -a "(MPI_COMM_WORLD) size 4: transport shm" "$log" \
+         | grep -c "single copy for blocks per peer from 4096 bytes (coll_scc_cma_over_min)")" -eq 4 ] \
+        && scc_served "$log" 4 MPI_COMM_WORLD " (gather|gatherv):flat=[1-9]" \
+        && scc_served "$log" 4 MPI_COMM_WORLD " (scatter|scatterv):flat=[1-9]" \
+        && no_fallback "$log" 4 ":fallback="
+    tap_check $? "oversubscribed ($what): blocks per peer single copy from coll_scc_cma_over_min on every process, served by scc" "$log"
+done
+
 # Large allgather(v) parts, single copy or the slots (coll_scc_cma_adapt, scc_ways: 200 calls of
 # each, every buffer checked).  ways LOG RANK: "SINGLE SLOTS" of RANK's report.
 ways() {

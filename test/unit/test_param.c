@@ -96,6 +96,10 @@ static void test_cases(void)
     CHECK(-1 == fix(SCC_PARAM_CMA, -2, why, sizeof(why)), "cma -2");
     CHECK(0 == fix(SCC_PARAM_CMA_REDUCE_MIN, -1, why, sizeof(why)), "cma_reduce_min -1");
     CHECK(4096 == fix(SCC_PARAM_CMA_REDUCE_MIN, 4, why, sizeof(why)), "cma_reduce_min 4");
+    CHECK(0 == fix(SCC_PARAM_CMA_OVER_MIN, -1, why, sizeof(why)), "cma_over_min -1");
+    CHECK(4096 == fix(SCC_PARAM_CMA_OVER_MIN, 4, why, sizeof(why)), "cma_over_min 4");
+    CHECK(262144 == fix(SCC_PARAM_CMA_OVER_MIN, 262144, why, sizeof(why)) && '\0' == why[0],
+          "cma_over_min 262144");
     CHECK(0 == fix(SCC_PARAM_BARRIER_RADIX, -1, why, sizeof(why)), "radix -1");
     CHECK(0 == fix(SCC_PARAM_SPIN, -1, why, sizeof(why)), "spin -1");
 

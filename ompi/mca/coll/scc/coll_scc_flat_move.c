@@ -168,7 +168,7 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
         memcpy(rbuf + roff[me], sbuf + soff[me], sbytes[me]);
     }
     scc_xport_begin(x);
-    if (scc_xport_single_copy(x) && x->cma_a2a_min < SIZE_MAX
+    if (scc_xport_single_copy(x) && x->cma_table
         && (size_t) n * 2 * sizeof(uint64_t) <= x->slot_size) {
         /* my send buffer in place, with each reader's (offset, length) beside it in my
            slot; blocks below the single-copy size are copied into the slot after that table while

@@ -61,6 +61,9 @@ static void scc_keep(mca_coll_scc_task_t *t, struct ompi_communicator_t *comm, u
                             what & SCC_KEEP_RD ? &a->rdispls : NULL };
     struct ompi_datatype_t *const **dts[2] = { what & SCC_KEEP_ST ? &a->sdts : NULL,
                                                what & SCC_KEEP_RT ? &a->rdts : NULL };
+    if (0 == what) {
+        return;     /* (a gatherv's or scatterv's other ranks) */
+    }
     mca_coll_scc_task_keep(t, ompi_comm_size(comm), ints, 4, dts,
                            what & (SCC_KEEP_ST | SCC_KEEP_RT) ? 2 : 0);
 }

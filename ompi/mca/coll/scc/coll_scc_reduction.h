@@ -26,8 +26,9 @@ typedef struct scc_reduction_call {
     scc_coll_t c;
     scc_alg_t alg;                  /* SCC_ALG_FALLBACK: the fallback serves it */
     bool forced;                    /* alg was forced (it declines what it cannot take) */
-    size_t bytes;                   /* as the table counts them (a reduce-scatter: the whole
-                                       vector's); 0: nothing moves */
+    size_t bytes;                   /* as the table counts them (a reduce-scatter's: its whole
+                                       vector, not the block the table counts); 0: nothing
+                                       moves */
     scc_reduction_t r;
 } scc_reduction_call_t;
 

@@ -56,7 +56,7 @@ typedef struct mca_coll_scc_task {
     bool queued;                    /* started and not ended */
     bool freed;                     /* freed by the user while queued: release at its end */
     bool retained;                  /* holds a reference on comm (a task that outlives its call) */
-    void *kept;                     /* the call's argument arrays, copied (mca_coll_scc_task_keep) */
+    void *kept;                     /* the call's argument arrays (mca_coll_scc_task_keep) */
     size_t kept_bytes;              /*   (its size: kept with the task in the cache) */
     struct mca_coll_scc_task *next; /* its communicator's queue */
 } mca_coll_scc_task_t;

@@ -63,6 +63,8 @@ typedef struct scc_xport {
     size_t cma_min;                 /* messages from this size on go single-copy */
     size_t cma_a2a_min;             /* the same, per-peer blocks: gather, scatter, alltoall(v) */
     size_t cma_gather_min;          /*   and where one reader takes them all (gather(v)) */
+    bool cma_table;                 /* alltoallv(w): send buffers exposed, each block read
+                                       single copy unless it fits the slot beside the table */
     size_t cma_reduce_min;          /* direct reductions: single copy from this size on */
     bool yield;                     /* oversubscribed: yield while waiting */
     bool over;                      /* every rank yields (agreed at attach) */

@@ -44,6 +44,20 @@ static bool scc_cma_works(scc_xport_t *x)
            && v == scc_cma_probe_word;
 }
 
+/* Whether this communicator's processes on my node are twice the cores they may run on, or
+ * more (the cores: those of my affinity, which a container's limit narrows too). */
+static bool scc_crowded(const scc_xport_t *x)
+{
+    cpu_set_t set;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+    if (0 == sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0
+        && (cpus <= 0 || CPU_COUNT(&set) < cpus)) {
+        cpus = CPU_COUNT(&set);
+    }
+    return cpus > 0 && x->nlocal >= 2 * cpus;
+}
+
 static void scc_xport_free(scc_xport_t *x)
 {
     if (NULL != x->ops && NULL != x->ops->detach) {
@@ -213,16 +227,20 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
            block per peer in one turn rather than handing over slot by slot -- a gather's
            root, which reads every block itself, only where the processes are twice the
            cores or more (with fewer, its writers filling slots beside it win) */
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        bool crowded = mca_coll_scc_agree(mb, x->over && cpus > 0 && x->nlocal >= 2 * cpus);
-        size_t over_min = cma && x->over && cs->cma_over_min > 0 ? (size_t) cs->cma_over_min
-                                                                : SIZE_MAX;
+        bool over = cma && x->over && cs->cma_over_min > 0;   /* (the same everywhere) */
+        bool crowded = over && mca_coll_scc_agree(mb, scc_crowded(x));
         x->cma_min = SIZE_MAX;
-        x->cma_a2a_min = over_min;
-        x->cma_gather_min = crowded ? over_min : SIZE_MAX;
+        x->cma_a2a_min = over ? (size_t) cs->cma_over_min : SIZE_MAX;
+        /* alltoallv's table reads every block that misses the slot single copy, whatever
+           its size: it lost, as the gathers, at 3 processes on 2 cores (4 KB-64 KB 1.5-2.8x
+           the slots) and won from twice the cores */
+        x->cma_gather_min = crowded ? x->cma_a2a_min : SIZE_MAX;
+        x->cma_table = crowded;
     }
     if (cs->cma_min != 0) {
+        /* (the size rule: gathers and alltoallv as the other blocks per peer) */
         x->cma_gather_min = x->cma_a2a_min;
+        x->cma_table = x->cma_a2a_min < SIZE_MAX;
     }
     x->cma_reduce_min = cs->cma_reduce_min > 0 ? (size_t) cs->cma_reduce_min : SIZE_MAX;
     if (NULL != x->remote) {

@@ -48,12 +48,18 @@ static bool scc_cma_works(scc_xport_t *x)
  * more (the cores: those of my affinity, which a container's limit narrows too). */
 static bool scc_crowded(const scc_xport_t *x)
 {
-    cpu_set_t set;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    /* counted once per process: sysconf reads a file, and communicators are made by the
+       thousand (a race only counts twice alike) */
+    static long cpus = 0;
 
-    if (0 == sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0
-        && (cpus <= 0 || CPU_COUNT(&set) < cpus)) {
-        cpus = CPU_COUNT(&set);
+    if (0 == cpus) {
+        cpu_set_t set;
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        if (0 == sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0
+            && (n <= 0 || CPU_COUNT(&set) < n)) {
+            n = CPU_COUNT(&set);
+        }
+        cpus = n > 0 ? n : -1;
     }
     return cpus > 0 && x->nlocal >= 2 * cpus;
 }

@@ -175,7 +175,7 @@ for what in all v; do
         "$prog" $([ "$what" = v ] && echo v)
     run_ok "$log" $? 4
     [ "$(grep -a "(MPI_COMM_WORLD) size 4: transport shm" "$log" \
-         | grep -cE "single copy for blocks per peer from 4096 bytes(, gathers and alltoallv too)? \(coll_scc_cma_over_min\)")" -eq 4 ] \
+         | grep -cE "single copy for blocks per peer from 4096 bytes(, gathers from 8192 and alltoallv too)? \(coll_scc_cma_over_min\)")" -eq 4 ] \
         && scc_served "$log" 4 MPI_COMM_WORLD " (gather|gatherv):flat=[1-9]" \
         && scc_served "$log" 4 MPI_COMM_WORLD " (scatter|scatterv):flat=[1-9]" \
         && no_fallback "$log" 4 ":fallback="

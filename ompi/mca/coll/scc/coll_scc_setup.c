@@ -118,7 +118,7 @@ static bool scc_setup_declined(mca_coll_scc_module_t *m, const char *why, const 
 
 bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
 {
-    char cma[112] = "off";
+    char cma[160] = "off";
     bool ok;
     int rc;
 
@@ -161,8 +161,13 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
     } else if (scc_single_copy_learnt(m->xp)) {
         snprintf(cma, sizeof(cma), "where timed calls find it faster (coll_scc_cma_adapt)");
     } else if (scc_xport_single_copy(m->xp) && m->xp->cma_a2a_min < SIZE_MAX) {
+        char gathers[64] = "";
+        if (m->xp->cma_table) {
+            snprintf(gathers, sizeof(gathers), ", gathers from %zu and alltoallv too",
+                     m->xp->cma_gather_min);
+        }
         snprintf(cma, sizeof(cma), "for blocks per peer from %zu bytes%s (coll_scc_cma_over_min)",
-                 m->xp->cma_a2a_min, m->xp->cma_table ? ", gathers and alltoallv too" : "");
+                 m->xp->cma_a2a_min, gathers);
     }
     SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: transport %s, %d slots of %zu bytes per "
                 "rank, single copy %s, %s while waiting", SCC_COMM_CID(comm),

@@ -237,10 +237,39 @@ static int scc_task_progress(void)
     return scc_task_finish(done);
 }
 
+static int scc_task_free(ompi_request_t **req);
+static int scc_task_cancel(ompi_request_t *req, int complete);
+static int scc_task_start(size_t count, ompi_request_t **reqs);
+
+/* Makes t's request, for a persistent task at its init, for a nonblocking one when it did
+ * not end at its start (a call whose peers were there never makes one). */
+static void scc_task_request_init(mca_coll_scc_task_t *t, bool persistent)
+{
+    ompi_request_t *r = &t->super.super;
+
+    OMPI_REQUEST_INIT(r, persistent);
+    r->req_type = OMPI_REQUEST_COLL;
+    r->req_mpi_object.comm = t->comm;
+    r->req_free = scc_task_free;
+    r->req_cancel = scc_task_cancel;
+    r->req_start = persistent ? scc_task_start : NULL;
+    r->req_status.MPI_SOURCE = MPI_ANY_SOURCE;
+    r->req_status.MPI_TAG = MPI_ANY_TAG;
+    r->req_status.MPI_ERROR = OMPI_SUCCESS;
+    r->req_status._cancelled = 0;
+    if (!persistent) {
+        r->req_state = OMPI_REQUEST_ACTIVE;
+    }
+    /* (a task from the cache: what the MPI layer retained through it was let go) */
+    memset(&t->super.cb, 0, sizeof(t->super.cb));
+    t->super.req_complete_cb_data = NULL;
+    memset(&t->super.data, 0, sizeof(t->super.data));
+}
+
 /* Queues t on its communicator; the first of the queue starts at once.  A nonblocking
  * task (eager) that ends there is not completed: it goes back to the cache and true is
- * returned with its code in *rc (its caller returns the empty request); else the task
- * keeps its communicator until its end. */
+ * returned with its code in *rc (its caller returns the empty request); else its request is
+ * made and the task keeps its communicator until its end. */
 static bool scc_task_enqueue(mca_coll_scc_task_t *t, bool eager, int *rc)
 {
     mca_coll_scc_module_t *m = t->m;
@@ -280,19 +309,25 @@ static bool scc_task_enqueue(mca_coll_scc_task_t *t, bool eager, int *rc)
         t->next = NULL;
         quiet = t;
     } else if (eager && done == t) {
-        /* (t was the queue's last: it ended alone; nobody else has seen it) */
+        /* (t was the queue's last: it ended alone; nobody else has seen it, and its request
+           was never made) */
         done = NULL;
         ended = true;
         *rc = t->rc;
         t->queued = false;
-        OMPI_REQUEST_FINI(&t->super.super);
         if (scc_task_cache_put(t)) {
             t = NULL;
         }
-    } else if (!t->retained) {
-        /* (under the lock: no other thread can end it before the reference is taken) */
-        t->retained = true;
-        OBJ_RETAIN(t->comm);
+    } else {
+        /* (under the lock: no other thread can end it before its request is made and the
+           reference taken) */
+        if (eager) {
+            scc_task_request_init(t, false);
+        }
+        if (!t->retained) {
+            t->retained = true;
+            OBJ_RETAIN(t->comm);
+        }
     }
     scc_unlock();
     if (ended && NULL != t) {
@@ -450,35 +485,21 @@ int mca_coll_scc_task_post(mca_coll_scc_module_t *m, struct ompi_communicator_t 
                            mca_coll_scc_task_t *t, scc_task_run_fn_t run, int form,
                            ompi_request_t **request)
 {
-    bool persistent = SCC_FORM_INIT == form;
     int rc = OMPI_SUCCESS;
-    OMPI_REQUEST_INIT(&t->super.super, persistent);
-    t->super.super.req_type = OMPI_REQUEST_COLL;
-    t->super.super.req_mpi_object.comm = comm;
-    t->super.super.req_free = scc_task_free;
-    t->super.super.req_cancel = scc_task_cancel;
-    t->super.super.req_start = persistent ? scc_task_start : NULL;
-    t->super.super.req_status.MPI_SOURCE = MPI_ANY_SOURCE;
-    t->super.super.req_status.MPI_TAG = MPI_ANY_TAG;
-    t->super.super.req_status.MPI_ERROR = OMPI_SUCCESS;
-    t->super.super.req_status._cancelled = 0;
+
     t->m = m;
     t->comm = comm;
     t->run = run;
     t->form = form;
     t->decided = false;
     t->freed = false;
-    /* (a task from the cache: what the MPI layer retained through it was let go) */
-    memset(&t->super.cb, 0, sizeof(t->super.cb));
-    t->super.req_complete_cb_data = NULL;
-    memset(&t->super.data, 0, sizeof(t->super.data));
-    if (persistent) {
+    if (SCC_FORM_INIT == form) {
+        scc_task_request_init(t, true);
         t->retained = true;
         OBJ_RETAIN(comm);
         *request = &t->super.super;
         return OMPI_SUCCESS;
     }
-    t->super.super.req_state = OMPI_REQUEST_ACTIVE;
     *request = &t->super.super;
     if (scc_task_enqueue(t, true, &rc)) {
         /* ended before its return (its peers were there): no request to wait for, as

@@ -21,10 +21,15 @@
 /* Algorithm a for `bytes` from root; the first `cap` of them land in data (NULL: the call
  * goes on without data, x->fail). */
 static int scc_bcast_run(mca_coll_scc_module_t *m, scc_alg_t a, char *data, size_t bytes,
-                         size_t cap, int root)
+                         size_t cap, int root, scc_view_t *v)
 {
-    return SCC_ALG_FLAT == a ? mca_coll_scc_bcast_flat(m, data, bytes, cap, root)
-                             : mca_coll_scc_bcast_sched(m, a, data, bytes, root);
+    if (SCC_ALG_FLAT == a) {
+        return mca_coll_scc_bcast_flat(m, data, bytes, cap, root, v);
+    }
+    if (m->rank == root) {
+        scc_view_to(v, bytes);      /* (the schedules forward whole blocks: all packed first) */
+    }
+    return mca_coll_scc_bcast_sched(m, a, data, bytes, root);
 }
 
 /* My first message said the root broadcasts another shape (x->met): the call again, as the
@@ -59,7 +64,7 @@ static int scc_bcast_rejoin(mca_coll_scc_module_t *m, char *data, size_t bytes, 
     }
     *ran = a;
     *got = bytes < total ? bytes : total;
-    rc = scc_bcast_run(m, a, buf, total, *got, root);
+    rc = scc_bcast_run(m, a, buf, total, *got, root, NULL);
     if (OMPI_SUCCESS == rc && buf != data) {
         memcpy(data, buf, bytes);
     }
@@ -72,7 +77,7 @@ scc_bcast_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes, void *buff, 
              struct ompi_datatype_t *dtype, int root)
 {
     size_t got = bytes;
-    bool packed = false;
+    scc_view_t view;
     char *data;
     int rc;
 
@@ -86,27 +91,26 @@ scc_bcast_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes, void *buff, 
     /* my messages say what I run; a receiver checks that its first one says the same */
     m->xp->shape = scc_shape(alg, bytes);
     m->xp->shape_check = m->rank != root;
-    /* the root reads its data, the others write theirs; without a packed copy the call
-       goes on without data here (every member still ends it) */
-    if (m->rank == root) {
-        data = (char *) scc_view_in(m, buff, (size_t) count, dtype, bytes);
-    } else {
-        data = scc_view_out(m, buff, (size_t) count, dtype, bytes, &packed);
-    }
+    /* the root reads its data, the others write theirs, packed or unpacked as the pieces
+       go; without a packed copy the call goes on without data here (every member still
+       ends it) */
+    data = scc_view_begin(m, &view, m->rank == root, buff, (size_t) count, dtype, bytes);
     if (NULL == data) {
         (void) mca_coll_scc_call_failed(m->xp, true, SCC_ERR_NO_MEM, SCC_WHY_PACK);
     }
-    rc = scc_bcast_run(m, alg, data, bytes, bytes, root);
+    rc = scc_bcast_run(m, alg, data, bytes, bytes, root, &view);
     if (OMPI_ERR_NOT_AVAILABLE == rc) {
         scc_xport_forget(m->xp);
+        (void) scc_view_end(&view, 0);
         return rc;
     }
     if (SCC_ERR_RESHAPE == rc) {
         rc = scc_bcast_rejoin(m, data, bytes, root, &alg, &got);
     }
     mca_coll_scc_count(m, SCC_COLL_BCAST, alg);
-    if (OMPI_SUCCESS == rc || MPI_ERR_TRUNCATE == rc) {
-        int r = scc_view_out_done(buff, (size_t) count, dtype, data, got, packed);
+    {
+        /* (a reader's last pieces, or all where the call failed: what arrived) */
+        int r = scc_view_end(&view, OMPI_SUCCESS == rc || MPI_ERR_TRUNCATE == rc ? got : 0);
         rc = OMPI_SUCCESS == rc ? r : rc;
     }
     return rc;

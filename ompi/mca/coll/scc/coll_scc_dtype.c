@@ -89,3 +89,86 @@ int scc_view_out_done(void *buf, size_t count, struct ompi_datatype_t *dt, const
 {
     return packed ? scc_dtype_unpack(buf, count, dt, view, bytes) : OMPI_SUCCESS;
 }
+
+char *scc_view_begin(mca_coll_scc_module_t *m, scc_view_t *v, bool in, const void *buf,
+                     size_t count, struct ompi_datatype_t *dt, size_t bytes)
+{
+    ptrdiff_t lb;
+    int rc;
+
+    v->len = bytes;
+    v->in = in;
+    v->lazy = false;
+    v->rc = OMPI_SUCCESS;
+    if (scc_dtype_contig(dt, count, &lb)) {
+        v->done = bytes;
+        return v->bytes = (char *) buf + lb;
+    }
+    v->done = 0;
+    v->bytes = mca_coll_scc_scratch(m, in ? SCC_SCRATCH_IN : SCC_SCRATCH_OUT, bytes + 1);
+    if (NULL == v->bytes) {
+        return NULL;
+    }
+    OBJ_CONSTRUCT(&v->conv, opal_convertor_t);
+    rc = in ? opal_convertor_copy_and_prepare_for_send(ompi_mpi_local_convertor, &dt->super,
+                                                       count, buf, 0, &v->conv)
+            : opal_convertor_copy_and_prepare_for_recv(ompi_mpi_local_convertor, &dt->super,
+                                                       count, buf, 0, &v->conv);
+    if (OPAL_SUCCESS != rc) {
+        OBJ_DESTRUCT(&v->conv);
+        return v->bytes = NULL;
+    }
+    v->lazy = true;
+    return v->bytes;
+}
+
+/* The convertor packs whole predefined elements only: asked for a range that ends inside
+ * one, it stops before it.  Asking for this much more reaches the end of the range. */
+#define SCC_VIEW_SLACK 64
+
+void scc_view_step(scc_view_t *v, size_t upto)
+{
+    upto = upto < v->len ? upto : v->len;
+    while (v->done < upto && OMPI_SUCCESS == v->rc) {
+        size_t want = upto - v->done, max;
+        struct iovec iov;
+        uint32_t niov = 1;
+        int32_t r;
+
+        if (v->in && want + SCC_VIEW_SLACK < v->len - v->done) {
+            want += SCC_VIEW_SLACK;
+        } else if (v->in) {
+            want = v->len - v->done;
+        }
+        iov.iov_base = v->bytes + v->done;
+        iov.iov_len = max = want;
+        r = v->in ? opal_convertor_pack(&v->conv, &iov, &niov, &max)
+                  : opal_convertor_unpack(&v->conv, &iov, &niov, &max);
+        if (r < 0 || max > want) {
+            v->rc = OMPI_ERROR;
+            return;
+        }
+        v->done += max;
+        if (0 == max) {
+            /* an unpack that waits for the rest of an element, or nothing left to do:
+               an error only where nothing more will come */
+            if (upto == v->len) {
+                v->rc = OMPI_ERROR;
+            }
+            return;
+        }
+    }
+}
+
+int scc_view_end(scc_view_t *v, size_t upto)
+{
+    if (!v->lazy) {
+        return OMPI_SUCCESS;
+    }
+    if (!v->in) {
+        scc_view_step(v, upto);
+    }
+    OBJ_DESTRUCT(&v->conv);
+    v->lazy = false;
+    return v->rc;
+}

@@ -7,6 +7,7 @@
 #include "coll_scc_drain.h"
 #include "coll_scc_sched.h"
 #include "coll_scc_xport.h"
+#include "opal/datatype/opal_convertor.h"
 
 BEGIN_C_DECLS
 
@@ -126,6 +127,32 @@ char *scc_view_out(mca_coll_scc_module_t *m, void *buf, size_t count, struct omp
                    size_t bytes, bool *packed);
 int scc_view_out_done(void *buf, size_t count, struct ompi_datatype_t *dt, const char *view,
                       size_t bytes, bool packed);
+
+/* A byte view that packs (a sender's, in) or unpacks (a receiver's, out) as the call moves
+ * its pieces, where the layout is not contiguous: the copies then overlap the transfer
+ * instead of preceding and following it (a broadcast of a struct type: the root packs the
+ * next piece while its readers take the last).  Contiguous, the buffer itself. */
+typedef struct scc_view {
+    char *bytes;            /* the view (NULL: no memory for it) */
+    size_t len, done;       /* its bytes, of which [0, done) are packed or unpacked */
+    bool lazy, in;
+    int rc;                 /* the first error of the convertor */
+    opal_convertor_t conv;  /* (lazy only) */
+} scc_view_t;
+
+/* The view of (buf, count, dt), `bytes` long; NULL where its scratch is missing. */
+char *scc_view_begin(mca_coll_scc_module_t *m, scc_view_t *v, bool in, const void *buf,
+                     size_t count, struct ompi_datatype_t *dt, size_t bytes);
+void scc_view_step(scc_view_t *v, size_t upto);
+/* in: bytes [0, upto) are packed; out: bytes [0, upto) have arrived, unpack them */
+static inline void scc_view_to(scc_view_t *v, size_t upto)
+{
+    if (NULL != v && v->lazy && upto > v->done) {
+        scc_view_step(v, upto);
+    }
+}
+/* Ends the view: out, the first `upto` bytes arrived (the rest stays as it was); its error. */
+int scc_view_end(scc_view_t *v, size_t upto);
 
 END_C_DECLS
 

@@ -41,16 +41,18 @@ static size_t scc_bcast_flat_piece(const scc_xport_t *x, size_t bytes)
 
 /* The root: the readers copy a piece while the root copies the next.  After a failure
  * (x->fail, buf NULL) the same messages go as poison. */
-static int scc_bcast_flat_give(scc_xport_t *x, const char *buf, size_t bytes)
+static int scc_bcast_flat_give(scc_xport_t *x, const char *buf, size_t bytes, scc_view_t *v)
 {
     const size_t piece = scc_bcast_flat_piece(x, bytes);
     uint32_t tag = 0;
     int rc = OMPI_SUCCESS;
 
     if (scc_single_copy(x, bytes)) {
+        scc_view_to(v, bytes);
         return scc_xport_expose(x, 0, buf, bytes, x->size - 1, NULL, 0);
     }
     for (size_t off = 0; off < bytes; off += piece, ++tag) {
+        scc_view_to(v, off + piece);
         /* (after an error the rest goes as poison) */
         scc_xport_note(x, &rc, scc_xport_send(x, tag, NULL != buf ? buf + off : NULL,
                                               scc_min(bytes - off, piece), x->size - 1, false,
@@ -63,7 +65,8 @@ static int scc_bcast_flat_give(scc_xport_t *x, const char *buf, size_t bytes)
  * acknowledged; the first `cap` bytes land in buf (all of them, but in a rejoin whose root
  * sends more than this rank's count; none after x->fail).  SCC_ERR_RESHAPE when the first
  * message says the root's call has another shape (nothing taken). */
-static int scc_bcast_flat_take(scc_xport_t *x, int root, char *buf, size_t bytes, size_t cap)
+static int scc_bcast_flat_take(scc_xport_t *x, int root, char *buf, size_t bytes, size_t cap,
+                               scc_view_t *v)
 {
     const size_t piece = scc_bcast_flat_piece(x, bytes);
     uint32_t tag = 0;
@@ -93,6 +96,7 @@ static int scc_bcast_flat_take(scc_xport_t *x, int root, char *buf, size_t bytes
             } else {
                 scc_xport_release(x, root, tag);
             }
+            scc_view_to(v, off + keep);     /* (unpacked while the root sends the next) */
         }
         scc_xport_note(x, &rc, r);   /* (after an error the rest is only taken) */
     }
@@ -100,14 +104,14 @@ static int scc_bcast_flat_take(scc_xport_t *x, int root, char *buf, size_t bytes
 }
 
 int mca_coll_scc_bcast_flat(mca_coll_scc_module_t *m, char *buf, size_t bytes, size_t cap,
-                            int root)
+                            int root, scc_view_t *v)
 {
     scc_xport_t *x = m->xp;
     int rc;
 
     scc_xport_begin(x);
-    rc = x->rank == root ? scc_bcast_flat_give(x, buf, bytes)
-                         : scc_bcast_flat_take(x, root, buf, bytes, cap);
+    rc = x->rank == root ? scc_bcast_flat_give(x, buf, bytes, v)
+                         : scc_bcast_flat_take(x, root, buf, bytes, cap, v);
     return scc_xport_result(rc, scc_xport_end(x));
 }
 

@@ -12,9 +12,10 @@ BEGIN_C_DECLS
  * In place: the input pointer equals the output (or the rank's block of it).
  * bcast: of the `bytes` the root sends, the first `cap` land in a reader's buf (bytes, but
  * where a reader rejoins a root that sends more than its count: coll_scc_bcast.c); buf
- * may be NULL after a failure (x->fail, coll_scc_drain.c). */
+ * may be NULL after a failure (x->fail, coll_scc_drain.c); v (or NULL): buf's view, packed
+ * or unpacked piece by piece. */
 int mca_coll_scc_bcast_flat(mca_coll_scc_module_t *m, char *buf, size_t bytes, size_t cap,
-                            int root);
+                            int root, scc_view_t *v);
 int mca_coll_scc_reduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
                              size_t count, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                              int root);

@@ -6,6 +6,7 @@
 #include "scc_test.h"
 /* scc_colls [i|init] ...: every call below in the nonblocking or persistent form */
 #include "scc_forms.h"
+#include "scc_colls_layouts.h"
 
 static const int counts[] = { 0, 1, 3, 64, 1000, 33000 };
 #define NCOUNTS ((int) (sizeof(counts) / sizeof(counts[0])))
@@ -761,12 +762,14 @@ int main(int argc, char **argv)
     test_comm(MPI_COMM_WORLD, "world");
     test_reductions_more(MPI_COMM_WORLD, "world");
     test_alltoallw_more(MPI_COMM_WORLD, "world");
+    test_layouts(MPI_COMM_WORLD, "world");
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
     test_comm(dup, "dup");
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
     test_comm(half, "half");
     MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &rev);
     test_comm(rev, "reversed");
+    test_layouts(rev, "reversed");
     test_comm(MPI_COMM_SELF, "self");
     MPI_Comm_free(&rev);
     MPI_Comm_free(&half);

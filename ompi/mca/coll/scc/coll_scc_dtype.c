@@ -150,14 +150,28 @@ void scc_view_step(scc_view_t *v, size_t upto)
         }
         v->done += max;
         if (0 == max) {
-            /* an unpack that waits for the rest of an element, or nothing left to do:
-               an error only where nothing more will come */
-            if (upto == v->len) {
+            /* an unpack that waits for the rest of an element: an error only where
+               nothing more will come (a pack always gets on, asked for more) */
+            if (v->in || upto == v->len) {
                 v->rc = OMPI_ERROR;
             }
             return;
         }
     }
+}
+
+void scc_view_skip(scc_view_t *v, size_t upto)
+{
+    size_t pos;
+
+    if (NULL == v || !v->lazy || upto <= v->done) {
+        return;
+    }
+    pos = upto < v->len ? upto : v->len;
+    if (OPAL_SUCCESS != opal_convertor_set_position(&v->conv, &pos)) {
+        v->rc = OMPI_ERROR;
+    }
+    v->done = upto;
 }
 
 int scc_view_end(scc_view_t *v, size_t upto)

@@ -151,6 +151,8 @@ static inline void scc_view_to(scc_view_t *v, size_t upto)
         scc_view_step(v, upto);
     }
 }
+/* out: bytes [done, upto) are in the user buffer already (written there directly) */
+void scc_view_skip(scc_view_t *v, size_t upto);
 /* Ends the view: out, the first `upto` bytes arrived (the rest stays as it was); its error. */
 int scc_view_end(scc_view_t *v, size_t upto);
 

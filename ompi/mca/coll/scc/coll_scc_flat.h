@@ -50,18 +50,19 @@ static inline size_t scc_part_off(const scc_parts_t *p, int i)
  * rank's part into rbuf (rbytes; NULL at the root in place).  allgatherv: sbuf (this rank's part, may be in rbuf) to all parts of
  * rbuf.  Every rank calls them, whatever its part's size. */
 int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t sbytes,
-                              char *rbuf, const scc_parts_t *parts, int root);
+                              char *rbuf, const scc_parts_t *parts, int root, scc_view_t *v);
 int mca_coll_scc_scatterv_flat(mca_coll_scc_module_t *m, const char *sbuf,
                                const scc_parts_t *parts, char *rbuf, size_t rbytes, int root);
 int mca_coll_scc_allgatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
                                  const scc_parts_t *parts);
 
-/* the same with parts of `bytes` each */
+/* the same with parts of `bytes` each; v (or NULL): a sender's view of sbuf, packed piece
+ * by piece, or the root's of rbuf, unpacked as each rank's part is complete */
 static inline int mca_coll_scc_gather_flat(mca_coll_scc_module_t *m, const char *sbuf,
-                                           char *rbuf, size_t bytes, int root)
+                                           char *rbuf, size_t bytes, int root, scc_view_t *v)
 {
     const scc_parts_t p = { NULL, NULL, bytes };
-    return mca_coll_scc_gatherv_flat(m, sbuf, bytes, rbuf, &p, root);
+    return mca_coll_scc_gatherv_flat(m, sbuf, bytes, rbuf, &p, root, v);
 }
 
 static inline int mca_coll_scc_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf,

@@ -27,10 +27,11 @@ static inline uint32_t scc_piece_tag(uint32_t base, size_t k, int n, int d)
 /* Sends pieces from..npieces of len bytes at buf (tags base + k * n + d); after an error
  * the rest go as poison (x->fail), so that the reader does not wait for them. */
 static int scc_send_pieces(scc_xport_t *x, uint32_t base, int d, size_t from, const char *buf,
-                           size_t len)
+                           size_t len, scc_view_t *v)
 {
     int rc = OMPI_SUCCESS;
     for (size_t k = from, off = from * x->slot_size; off < len; ++k, off += x->slot_size) {
+        scc_view_to(v, off + x->slot_size);     /* (v: packed as it goes) */
         scc_xport_note(x, &rc, scc_xport_send(x, scc_piece_tag(base, k, x->size, d), buf + off,
                                               scc_min(x->slot_size, len - off), 1, false,
                                               NULL));
@@ -56,7 +57,7 @@ static int scc_recv_pieces(scc_xport_t *x, int peer, uint32_t base, int d, size_
 /* Every sender publishes its part single-copy or in slot pieces (tags k, one sender per
  * slot region); the root takes the first of each as they arrive, the rest in rank order. */
 int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t sbytes,
-                              char *rbuf, const scc_parts_t *parts, int root)
+                              char *rbuf, const scc_parts_t *parts, int root, scc_view_t *v)
 {
     scc_xport_t *x = m->xp;
     int rc = OMPI_SUCCESS;
@@ -66,9 +67,10 @@ int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t
         if (0 == sbytes) {
             /* nothing to publish: the root knows */
         } else if (scc_single_copy_gather(x, sbytes)) {
+            scc_view_to(v, sbytes);
             scc_xport_note(x, &rc, scc_xport_expose(x, 0, sbuf, sbytes, 1, NULL, 0));
         } else {
-            rc = scc_send_pieces(x, 0, 0, 0, sbuf, sbytes);
+            rc = scc_send_pieces(x, 0, 0, 0, sbuf, sbytes, v);
         }
     } else {
         size_t mine = scc_part_len(parts, root);
@@ -84,6 +86,13 @@ int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t
             if (i != root && len > x->slot_size && !scc_single_copy_gather(x, len)) {
                 scc_xport_note(x, &rc,
                                scc_recv_pieces(x, i, 0, 0, 1, rbuf + scc_part_off(parts, i), len));
+            }
+            /* (v: the parts lie in rank order, those before i are complete: unpacked
+               while the next ones arrive; the root's own, without sbuf, is there) */
+            if (i == root && NULL == sbuf) {
+                scc_view_skip(v, scc_part_off(parts, i) + len);
+            } else {
+                scc_view_to(v, scc_part_off(parts, i) + len);
             }
         }
     }

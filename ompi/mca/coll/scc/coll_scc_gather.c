@@ -11,10 +11,10 @@ int mca_coll_scc_gather_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes
                            void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root)
 {
     size_t n = (size_t) m->size;
+    scc_view_t view;        /* a sender's of sbuf, the root's of rbuf */
     const char *in = NULL;
     char *out = NULL;
-    bool packed = false;
-    int rc;
+    int rc, r, self = OMPI_SUCCESS;
 
     mca_coll_scc_running(m, SCC_COLL_GATHER, alg);
     if (0 == bytes) {
@@ -22,40 +22,58 @@ int mca_coll_scc_gather_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes
         return OMPI_SUCCESS;
     }
     if (m->rank == root) {
-        out = scc_view_out(m, rbuf, (size_t) rcount * n, rdtype, bytes * n, &packed);
+        out = scc_view_begin(m, &view, false, rbuf, (size_t) rcount * n, rdtype, bytes * n);
         if (NULL == out) {
             return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
         }
         if (MPI_IN_PLACE == sbuf) {
             in = out + (size_t) root * bytes;
-            if (packed) {
+            if (view.lazy) {
                 ptrdiff_t ext;
                 ompi_datatype_type_extent(rdtype, &ext);
                 rc = scc_dtype_pack((char *) rbuf + (ptrdiff_t) root * rcount * ext,
                                     (size_t) rcount, rdtype, (char *) in, bytes);
                 if (OMPI_SUCCESS != rc) {
+                    (void) scc_view_end(&view, 0);
                     return mca_coll_scc_call_failed(m->xp, false, rc, "packing the data failed");
                 }
             }
+        } else if (view.lazy && SCC_ALG_FLAT == alg) {
+            /* my part straight into its place (one copy, not a pack, a copy and an
+               unpack); the direct algorithm skips it */
+            ptrdiff_t ext;
+            ompi_datatype_type_extent(rdtype, &ext);
+            /* (a part larger than its place: MPI_ERR_TRUNCATE after the call, as the
+               direct algorithm answers a sender's) */
+            self = ompi_datatype_sndrcv(sbuf, scount, sdtype,
+                                        (char *) rbuf + (ptrdiff_t) root * rcount * ext, rcount,
+                                        rdtype);
+        } else {
+            in = scc_view_in(m, sbuf, (size_t) scount, sdtype, bytes);
+        }
+    } else {
+        in = scc_view_begin(m, &view, true, sbuf, (size_t) scount, sdtype, bytes);
+        if (SCC_ALG_FLAT != alg) {
+            scc_view_to(&view, bytes);      /* (the schedules forward whole blocks) */
         }
     }
-    if (NULL == in) {
-        in = scc_view_in(m, sbuf, (size_t) scount, sdtype, bytes);
-        if (NULL == in) {
-            return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
+    if (NULL == in && !(m->rank == root && view.lazy && SCC_ALG_FLAT == alg)) {
+        if (m->rank == root) {
+            (void) scc_view_end(&view, 0);
         }
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
     }
-    rc = SCC_ALG_FLAT == alg ? mca_coll_scc_gather_flat(m, in, out, bytes, root)
+    rc = SCC_ALG_FLAT == alg ? mca_coll_scc_gather_flat(m, in, out, bytes, root, &view)
                              : mca_coll_scc_rooted_parts_sched(m, SCC_COLL_GATHER, alg, in, out,
                                                                bytes, NULL, root);
+    /* (the root's parts that arrived and are not yet unpacked: all, or none after an error) */
+    r = scc_view_end(&view, OMPI_SUCCESS == rc ? bytes * n : 0);
     if (OMPI_ERR_NOT_AVAILABLE == rc) {
         return rc;
     }
     mca_coll_scc_count(m, SCC_COLL_GATHER, alg);
-    if (OMPI_SUCCESS == rc && m->rank == root) {
-        rc = scc_view_out_done(rbuf, (size_t) rcount * n, rdtype, out, bytes * n, packed);
-    }
-    return rc;
+    rc = OMPI_SUCCESS == rc ? r : rc;
+    return OMPI_SUCCESS == rc ? self : rc;
 }
 
 int mca_coll_scc_gather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,

@@ -83,7 +83,7 @@ int mca_coll_scc_gatherv_go(mca_coll_scc_module_t *m, scc_alg_t alg, const void 
     }
     if (SCC_ALG_FLAT == alg) {
         const scc_parts_t parts = { v + 2 * n, v + 3 * n, 0 };
-        rc = mca_coll_scc_gatherv_flat(m, in, mine, out, &parts, root);
+        rc = mca_coll_scc_gatherv_flat(m, in, mine, out, &parts, root, NULL);
     } else if (SCC_ALG_TREE == alg
                && OMPI_ERR_NOT_AVAILABLE != (rc = mca_coll_scc_rootedv_parts(
                                                  m, SCC_COLL_GATHERV, v + 2 * n, v + 3 * n,

@@ -27,7 +27,7 @@ static int scc_bcast_run(mca_coll_scc_module_t *m, scc_alg_t a, char *data, size
         return mca_coll_scc_bcast_flat(m, data, bytes, cap, root, v);
     }
     if (m->rank == root) {
-        scc_view_to(v, bytes);      /* (the schedules forward whole blocks: all packed first) */
+        scc_view_ready(m->xp, v, bytes);    /* (the schedules forward whole blocks) */
     }
     return mca_coll_scc_bcast_sched(m, a, data, bytes, root);
 }

@@ -167,8 +167,9 @@ void scc_view_skip(scc_view_t *v, size_t upto)
     if (NULL == v || !v->lazy || upto <= v->done) {
         return;
     }
-    pos = upto < v->len ? upto : v->len;
-    if (OPAL_SUCCESS != opal_convertor_set_position(&v->conv, &pos)) {
+    upto = upto < v->len ? upto : v->len;
+    pos = upto;
+    if (OPAL_SUCCESS != opal_convertor_set_position(&v->conv, &pos) || pos != upto) {
         v->rc = OMPI_ERROR;
     }
     v->done = upto;

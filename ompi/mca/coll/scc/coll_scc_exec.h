@@ -153,6 +153,15 @@ static inline void scc_view_to(scc_view_t *v, size_t upto)
 }
 /* out: bytes [done, upto) are in the user buffer already (written there directly) */
 void scc_view_skip(scc_view_t *v, size_t upto);
+/* A sender's view: bytes [0, upto) packed; where packing failed, the rest of the call goes
+ * as poison (x->fail), so that its readers fail too rather than take stale bytes. */
+static inline void scc_view_ready(scc_xport_t *x, scc_view_t *v, size_t upto)
+{
+    scc_view_to(v, upto);
+    if (NULL != v && OPAL_UNLIKELY(OMPI_SUCCESS != v->rc) && 0 == x->fail) {
+        (void) mca_coll_scc_call_failed(x, true, v->rc, "packing the data failed");
+    }
+}
 /* Ends the view: out, the first `upto` bytes arrived (the rest stays as it was); its error. */
 int scc_view_end(scc_view_t *v, size_t upto);
 

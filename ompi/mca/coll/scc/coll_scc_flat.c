@@ -48,11 +48,11 @@ static int scc_bcast_flat_give(scc_xport_t *x, const char *buf, size_t bytes, sc
     int rc = OMPI_SUCCESS;
 
     if (scc_single_copy(x, bytes)) {
-        scc_view_to(v, bytes);
+        scc_view_ready(x, v, bytes);
         return scc_xport_expose(x, 0, buf, bytes, x->size - 1, NULL, 0);
     }
     for (size_t off = 0; off < bytes; off += piece, ++tag) {
-        scc_view_to(v, off + piece);
+        scc_view_ready(x, v, off + piece);
         /* (after an error the rest goes as poison) */
         scc_xport_note(x, &rc, scc_xport_send(x, tag, NULL != buf ? buf + off : NULL,
                                               scc_min(bytes - off, piece), x->size - 1, false,

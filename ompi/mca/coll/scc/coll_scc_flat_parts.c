@@ -31,7 +31,7 @@ static int scc_send_pieces(scc_xport_t *x, uint32_t base, int d, size_t from, co
 {
     int rc = OMPI_SUCCESS;
     for (size_t k = from, off = from * x->slot_size; off < len; ++k, off += x->slot_size) {
-        scc_view_to(v, off + x->slot_size);     /* (v: packed as it goes) */
+        scc_view_ready(x, v, off + x->slot_size);   /* (v: packed as it goes) */
         scc_xport_note(x, &rc, scc_xport_send(x, scc_piece_tag(base, k, x->size, d), buf + off,
                                               scc_min(x->slot_size, len - off), 1, false,
                                               NULL));
@@ -67,7 +67,7 @@ int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t
         if (0 == sbytes) {
             /* nothing to publish: the root knows */
         } else if (scc_single_copy_gather(x, sbytes)) {
-            scc_view_to(v, sbytes);
+            scc_view_ready(x, v, sbytes);
             scc_xport_note(x, &rc, scc_xport_expose(x, 0, sbuf, sbytes, 1, NULL, 0));
         } else {
             rc = scc_send_pieces(x, 0, 0, 0, sbuf, sbytes, v);

@@ -1,8 +1,8 @@
-/* scc_colls_layouts.h (included by scc_colls.c): a broadcast and a gather whose ranks lay the
- * same data out in different non-contiguous types -- struct { char[3]; int } packed 7 bytes
- * in an extent of 8 on even ranks, of 12 on odd ones -- in messages of many slot pieces, whose
- * boundaries fall inside elements: the packing and unpacking that follow the pieces must
- * reassemble every element. */
+/* scc_colls_layouts.h (included by scc_colls.c): a broadcast, a gather and a scatter whose
+ * ranks lay the same data out in different non-contiguous types -- struct { char[3]; int }
+ * packed 7 bytes in an extent of 8 on even ranks, of 12 on odd ones -- in messages of many
+ * slot pieces, whose boundaries fall inside elements: the packing and unpacking that follow
+ * the pieces must reassemble every element. */
 
 enum { L_COUNT = 40000 };
 
@@ -89,6 +89,22 @@ static void test_layouts(MPI_Comm comm, const char *name)
                 layout_check(all + (size_t) r * L_COUNT * ext, rank, r, L_COUNT, salt + inplace,
                              what);
             }
+        }
+        /* Scatter, then in place at the root */
+        for (int inplace = 0; inplace < 2; ++inplace) {
+            memset(one, 0, L_COUNT * ext);
+            for (int r = 0; rank == root && r < n; ++r) {
+                layout_fill(all + (size_t) r * L_COUNT * ext, rank, r, L_COUNT, salt + 2);
+            }
+            if (rank == root && inplace) {
+                MPI_Scatter(all, L_COUNT, t, MPI_IN_PLACE, L_COUNT, t, root, comm);
+                memcpy(one, all + (size_t) root * L_COUNT * ext, L_COUNT * ext);
+            } else {
+                MPI_Scatter(all, L_COUNT, t, one, L_COUNT, t, root, comm);
+            }
+            snprintf(what, sizeof(what), "%s scatter%s of mixed layouts root %d", name,
+                     inplace ? " in place" : "", root);
+            layout_check(one, rank, rank, L_COUNT, salt + 2, what);
         }
     }
     tb_free(one);

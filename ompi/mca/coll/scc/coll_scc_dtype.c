@@ -99,6 +99,7 @@ char *scc_view_begin(mca_coll_scc_module_t *m, scc_view_t *v, bool in, const voi
     v->len = bytes;
     v->in = in;
     v->lazy = false;
+    v->seq = true;
     v->rc = OMPI_SUCCESS;
     if (scc_dtype_contig(dt, count, &lb)) {
         v->done = bytes;
@@ -158,6 +159,25 @@ void scc_view_step(scc_view_t *v, size_t upto)
             return;
         }
     }
+}
+
+void scc_view_range(scc_view_t *v, size_t from, size_t to)
+{
+    if (v->seq && v->done >= to) {
+        return;     /* (packed in order from the start: [0, done) is there) */
+    }
+    if (from != v->done && OMPI_SUCCESS == v->rc) {
+        /* (the convertor restarts at the start of the predefined element that holds from:
+           the bytes before from are packed again, the same) */
+        size_t pos = from;
+        if (OPAL_SUCCESS != opal_convertor_set_position(&v->conv, &pos) || pos > from) {
+            v->rc = OMPI_ERROR;
+            return;
+        }
+        v->done = pos;
+        v->seq = false;
+    }
+    scc_view_step(v, to);
 }
 
 void scc_view_skip(scc_view_t *v, size_t upto)

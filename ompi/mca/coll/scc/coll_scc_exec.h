@@ -136,6 +136,7 @@ typedef struct scc_view {
     char *bytes;            /* the view (NULL: no memory for it) */
     size_t len, done;       /* its bytes, of which [0, done) are packed or unpacked */
     bool lazy, in;
+    bool seq;               /* in order from the start so far: [0, done) packed */
     int rc;                 /* the first error of the convertor */
     opal_convertor_t conv;  /* (lazy only) */
 } scc_view_t;
@@ -160,6 +161,16 @@ static inline void scc_view_ready(scc_xport_t *x, scc_view_t *v, size_t upto)
     scc_view_to(v, upto);
     if (NULL != v && OPAL_UNLIKELY(OMPI_SUCCESS != v->rc) && 0 == x->fail) {
         (void) mca_coll_scc_call_failed(x, true, v->rc, "packing the data failed");
+    }
+}
+/* A sender's view taken out of order: bytes [from, to) packed (no longer [0, done): mix it
+ * with scc_view_to only before it) */
+void scc_view_range(scc_view_t *v, size_t from, size_t to);
+static inline void scc_view_ready_at(scc_xport_t *x, scc_view_t *v, size_t from, size_t to)
+{
+    if (NULL != v && v->lazy) {
+        scc_view_range(v, from, to);
+        scc_view_ready(x, v, 0);    /* (its failure) */
     }
 }
 /* Ends the view: out, the first `upto` bytes arrived (the rest stays as it was); its error. */

@@ -52,7 +52,8 @@ static inline size_t scc_part_off(const scc_parts_t *p, int i)
 int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t sbytes,
                               char *rbuf, const scc_parts_t *parts, int root, scc_view_t *v);
 int mca_coll_scc_scatterv_flat(mca_coll_scc_module_t *m, const char *sbuf,
-                               const scc_parts_t *parts, char *rbuf, size_t rbytes, int root);
+                               const scc_parts_t *parts, char *rbuf, size_t rbytes, int root,
+                               scc_view_t *v);
 int mca_coll_scc_allgatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf,
                                  const scc_parts_t *parts);
 
@@ -65,11 +66,13 @@ static inline int mca_coll_scc_gather_flat(mca_coll_scc_module_t *m, const char 
     return mca_coll_scc_gatherv_flat(m, sbuf, bytes, rbuf, &p, root, v);
 }
 
+/* (v, or NULL: the root's view of sbuf, packed piece by piece, or a reader's of rbuf,
+   unpacked as its pieces come) */
 static inline int mca_coll_scc_scatter_flat(mca_coll_scc_module_t *m, const char *sbuf,
-                                            char *rbuf, size_t bytes, int root)
+                                            char *rbuf, size_t bytes, int root, scc_view_t *v)
 {
     const scc_parts_t p = { NULL, NULL, bytes };
-    return mca_coll_scc_scatterv_flat(m, sbuf, &p, rbuf, bytes, root);
+    return mca_coll_scc_scatterv_flat(m, sbuf, &p, rbuf, bytes, root, v);
 }
 
 static inline int mca_coll_scc_allgather_flat(mca_coll_scc_module_t *m, const char *sbuf,

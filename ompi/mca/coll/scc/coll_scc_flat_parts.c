@@ -42,12 +42,15 @@ static int scc_send_pieces(scc_xport_t *x, uint32_t base, int d, size_t from, co
 /* Receives pieces from..npieces of len bytes from peer into buf; after an error the rest is
  * still taken, so that the sender does not wait for its slots. */
 static int scc_recv_pieces(scc_xport_t *x, int peer, uint32_t base, int d, size_t from,
-                           char *buf, size_t len)
+                           char *buf, size_t len, scc_view_t *v)
 {
     int rc = OMPI_SUCCESS;
     for (size_t k = from, off = from * x->slot_size; off < len; ++k, off += x->slot_size) {
         scc_xport_note(x, &rc, scc_xport_recv(x, peer, scc_piece_tag(base, k, x->size, d),
                                               buf + off, scc_min(x->slot_size, len - off)));
+        if (OMPI_SUCCESS == rc) {
+            scc_view_to(v, off + x->slot_size);     /* (v: unpacked as it comes) */
+        }
     }
     return rc;
 }
@@ -85,7 +88,8 @@ int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t
             size_t len = scc_part_len(parts, i);
             if (i != root && len > x->slot_size && !scc_single_copy_gather(x, len)) {
                 scc_xport_note(x, &rc,
-                               scc_recv_pieces(x, i, 0, 0, 1, rbuf + scc_part_off(parts, i), len));
+                               scc_recv_pieces(x, i, 0, 0, 1, rbuf + scc_part_off(parts, i), len,
+                                               NULL));
             }
             /* (v: the parts lie in rank order, those before i are complete: unpacked
                while the next ones arrive; the root's own, without sbuf, is there) */
@@ -161,7 +165,7 @@ static int scc_scatterv_alone(scc_xport_t *x, const char *sbuf, const scc_parts_
  * (tags 1 + n + k * n + d: never a tag of a part alone).  Where the table does not fit a
  * slot, every part comes in pieces (tags 1 + k * n + d). */
 static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const char *sbuf,
-                             const scc_parts_t *parts)
+                             const scc_parts_t *parts, scc_view_t *v)
 {
     const int n = x->size, me = x->rank;
     const size_t tbytes = (size_t) n * 2 * sizeof(uint64_t);
@@ -170,6 +174,7 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
     int rc = OMPI_SUCCESS, readers = 0, large = 0;
 
     if (scc_scatter_packed(x, parts)) {
+        scc_view_ready(x, v, parts->each * (size_t) n);
         return scc_xport_send(x, 0, sbuf, parts->each * (size_t) n, n - 1, false, NULL);
     }
     if (tbytes <= x->slot_size) {
@@ -179,6 +184,7 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
             large += len > 0 && !scc_scatterv_direct(x, len);
         }
         if (0 == large) {
+            scc_view_ready(x, v, SIZE_MAX);
             return scc_scatterv_alone(x, sbuf, parts);
         }
     }
@@ -189,6 +195,9 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
                 size_t len = scc_part_len(parts, d), off = k * x->slot_size;
                 if (d != me && off < len) {
                     any = true;
+                    scc_view_ready_at(x, v, scc_part_off(parts, d) + off,
+                                      scc_part_off(parts, d) + off + scc_min(x->slot_size,
+                                                                             len - off));
                     scc_xport_note(x, &rc, scc_xport_send(x, scc_piece_tag(1, k, n, d),
                                                           sbuf + scc_part_off(parts, d) + off,
                                                           scc_min(x->slot_size, len - off), 1,
@@ -233,6 +242,17 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
             table[2 * d] |= SCC_PART_MORE;
         }
     }
+    {
+        /* parts beside the table, exposed or alone: all of them packed first; else the
+           pieces are, one by one */
+        bool whole = 0 != hi || used > tbytes;
+        for (int d = 0; d < n && !whole; ++d) {
+            whole = 0 != (table[2 * d] & SCC_PART_ALONE);
+        }
+        if (whole) {
+            scc_view_ready(x, v, SIZE_MAX);
+        }
+    }
     if (0 == hi && 0 == x->fail) {
         /* the table and the small parts straight into my slot */
         char *dst = scc_xport_send_slot(x, 0, used);
@@ -250,6 +270,9 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
         for (int d = 0; d < n; ++d) {
             size_t len = table[2 * d + 1], off = k * x->slot_size;
             if ((table[2 * d] & SCC_PART_PIECES) && off < len) {
+                scc_view_ready_at(x, v, scc_part_off(parts, d) + off,
+                                  scc_part_off(parts, d) + off + scc_min(x->slot_size,
+                                                                         len - off));
                 scc_xport_note(x, &rc, scc_xport_send(x, scc_piece_tag(1 + n, k, n, d),
                                                       sbuf + scc_part_off(parts, d) + off,
                                                       scc_min(x->slot_size, len - off), 1,
@@ -266,7 +289,7 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
  * the caller's error) must not acknowledge it, and trusts no entry once the table is gone (a
  * root past the call reuses the slot: the entry read, the header read again says). */
 static int scc_scatterv_by_table(scc_xport_t *x, int root, scc_msg_hdr_t *h, char *rbuf,
-                                 size_t rbytes)
+                                 size_t rbytes, scc_view_t *v)
 {
     const int n = x->size, me = x->rank;
     const uint64_t *t;
@@ -309,7 +332,7 @@ static int scc_scatterv_by_table(scc_xport_t *x, int root, scc_msg_hdr_t *h, cha
     }
     if (where & SCC_PART_PIECES) {
         if (OMPI_SUCCESS == rc) {
-            rc = scc_recv_pieces(x, root, 1 + n, me, 0, rbuf, len);
+            rc = scc_recv_pieces(x, root, 1 + n, me, 0, rbuf, len, v);
         } else {
             /* the root sends them all the same: take them without data */
             for (size_t k = 0, off = 0; off < len; ++k, off += x->slot_size) {
@@ -324,7 +347,7 @@ static int scc_scatterv_by_table(scc_xport_t *x, int root, scc_msg_hdr_t *h, cha
 }
 
 static int scc_scatterv_take(scc_xport_t *x, int root, const scc_parts_t *parts, char *rbuf,
-                             size_t rbytes)
+                             size_t rbytes, scc_view_t *v)
 {
     const int n = x->size, me = x->rank;
     const uint32_t alone = scc_piece_tag(1, 0, n, me);
@@ -353,18 +376,18 @@ static int scc_scatterv_take(scc_xport_t *x, int root, const scc_parts_t *parts,
         return OMPI_SUCCESS;    /* nothing comes */
     }
     if ((size_t) n * 2 * sizeof(uint64_t) > x->slot_size) {
-        return scc_recv_pieces(x, root, 1, me, 0, rbuf, rbytes);
+        return scc_recv_pieces(x, root, 1, me, 0, rbuf, rbytes, v);
     }
     /* my part alone, or the table: the one my count says, or the other where the root's
        part is on the other side of the cutoff; the table goes first, and a part alone after
        it has its reader counted there */
     if (scc_scatterv_direct(x, rbytes)) {
         if (0 == scc_xport_wait_either(x, root, alone, 0)) {
-            return scc_scatterv_by_table(x, root, scc_xport_test(x, root, 0), rbuf, rbytes);
+            return scc_scatterv_by_table(x, root, scc_xport_test(x, root, 0), rbuf, rbytes, v);
         }
         h = scc_xport_test(x, root, 0);
         if (OPAL_UNLIKELY(NULL != h)) {
-            return scc_scatterv_by_table(x, root, h, rbuf, rbytes);
+            return scc_scatterv_by_table(x, root, h, rbuf, rbytes, v);
         }
         return n + 1 <= x->nslots ? scc_flat_recv_single(x, root, alone, rbuf, rbytes)
                                   : scc_xport_recv(x, root, alone, rbuf, rbytes);
@@ -373,11 +396,12 @@ static int scc_scatterv_take(scc_xport_t *x, int root, const scc_parts_t *parts,
         && NULL == scc_xport_test(x, root, 0)) {
         return scc_xport_recv(x, root, alone, rbuf, rbytes);    /* (of another length) */
     }
-    return scc_scatterv_by_table(x, root, scc_xport_test(x, root, 0), rbuf, rbytes);
+    return scc_scatterv_by_table(x, root, scc_xport_test(x, root, 0), rbuf, rbytes, v);
 }
 
 int mca_coll_scc_scatterv_flat(mca_coll_scc_module_t *m, const char *sbuf,
-                               const scc_parts_t *parts, char *rbuf, size_t rbytes, int root)
+                               const scc_parts_t *parts, char *rbuf, size_t rbytes, int root,
+                               scc_view_t *v)
 {
     scc_xport_t *x = m->xp;
     int rc;
@@ -385,14 +409,14 @@ int mca_coll_scc_scatterv_flat(mca_coll_scc_module_t *m, const char *sbuf,
     scc_xport_begin(x);
     if (x->rank == root) {
         const char *mine = sbuf + scc_part_off(parts, root);
-        rc = scc_scatterv_give(x, m, sbuf, parts);
+        rc = scc_scatterv_give(x, m, sbuf, parts, v);
         if (NULL != rbuf && rbytes != scc_part_len(parts, root)) {
             rc = OMPI_SUCCESS == rc ? MPI_ERR_TRUNCATE : rc;
         } else if (NULL != rbuf && rbuf != mine && rbytes > 0) {
             SCC_TRACED(SCC_PH_COPY, rbytes, memcpy(rbuf, mine, rbytes));
         }
     } else {
-        rc = scc_scatterv_take(x, root, parts, rbuf, rbytes);
+        rc = scc_scatterv_take(x, root, parts, rbuf, rbytes, v);
     }
     return scc_xport_result(rc, scc_xport_end(x));
 }

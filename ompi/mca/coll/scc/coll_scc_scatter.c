@@ -10,40 +10,66 @@ int mca_coll_scc_scatter_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t byte
                             const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
                             void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int root)
 {
-    size_t n = (size_t) m->size;
-    const char *in = NULL;
-    char *out = NULL;
-    bool packed = false;
-    int rc;
+    const size_t n = (size_t) m->size;
+    const bool flat = SCC_ALG_FLAT == alg, in_place = m->rank == root && MPI_IN_PLACE == rbuf;
+    scc_view_t view;        /* the root's of sbuf, a reader's of rbuf */
+    char *data, *out = NULL;
+    ptrdiff_t lb;
+    bool packed = false;    /* (the root's part, packed aside: a schedule's) */
+    int rc, r, self = OMPI_SUCCESS;
 
     mca_coll_scc_running(m, SCC_COLL_SCATTER, alg);
     if (0 == bytes) {
         mca_coll_scc_count(m, SCC_COLL_SCATTER, alg);
         return OMPI_SUCCESS;
     }
-    if (m->rank == root) {
-        in = scc_view_in(m, sbuf, (size_t) scount * n, sdtype, bytes * n);
-        if (NULL == in) {
-            return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
-        }
+    /* the root's parts packed, a reader's unpacked, piece by piece where the direct
+       algorithm sends them so (the schedules forward whole blocks: packed first) */
+    data = m->rank == root ? scc_view_begin(m, &view, true, sbuf, (size_t) scount * n, sdtype,
+                                            bytes * n)
+                           : scc_view_begin(m, &view, false, rbuf, (size_t) rcount, rdtype,
+                                            bytes);
+    if (NULL == data) {
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
     }
-    if (m->rank != root || MPI_IN_PLACE != rbuf) {
+    if (m->rank != root) {
+        out = data;
+    } else if (!in_place && flat && (view.lazy || !scc_dtype_contig(rdtype, rcount, &lb))) {
+        /* my part straight into its place (one copy, not a pack, a copy and an unpack) */
+        ptrdiff_t ext;
+        size_t rsize;
+        ompi_datatype_type_extent(sdtype, &ext);
+        ompi_datatype_type_size(rdtype, &rsize);
+        self = rsize * (size_t) rcount != bytes
+                   ? MPI_ERR_TRUNCATE
+                   : ompi_datatype_sndrcv((const char *) sbuf + (ptrdiff_t) root * scount * ext,
+                                          scount, sdtype, rbuf, rcount, rdtype);
+    } else if (!in_place) {
         out = scc_view_out(m, rbuf, (size_t) rcount, rdtype, bytes, &packed);
         if (NULL == out) {
+            (void) scc_view_end(&view, 0);
             return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
         }
     }
-    rc = SCC_ALG_FLAT == alg ? mca_coll_scc_scatter_flat(m, in, out, bytes, root)
-                             : mca_coll_scc_rooted_parts_sched(m, SCC_COLL_SCATTER, alg, in, out,
-                                                               bytes, NULL, root);
+    if (m->rank == root && !flat) {
+        scc_view_ready(m->xp, &view, bytes * n);
+    }
+    rc = flat ? mca_coll_scc_scatter_flat(m, m->rank == root ? data : NULL, out, bytes, root,
+                                          &view)
+              : mca_coll_scc_rooted_parts_sched(m, SCC_COLL_SCATTER, alg,
+                                                m->rank == root ? data : NULL, out, bytes, NULL,
+                                                root);
+    /* (a reader's pieces not yet unpacked: all, or none after an error) */
+    r = scc_view_end(&view, OMPI_SUCCESS == rc ? bytes : 0);
     if (OMPI_ERR_NOT_AVAILABLE == rc) {
         return rc;
     }
-    mca_coll_scc_count(m, SCC_COLL_SCATTER, alg);
-    if (OMPI_SUCCESS == rc && NULL != out) {
-        rc = scc_view_out_done(rbuf, (size_t) rcount, rdtype, out, bytes, packed);
+    if (OMPI_SUCCESS == rc && OMPI_SUCCESS == r && packed) {
+        r = scc_view_out_done(rbuf, (size_t) rcount, rdtype, out, bytes, true);
     }
-    return rc;
+    mca_coll_scc_count(m, SCC_COLL_SCATTER, alg);
+    rc = OMPI_SUCCESS == rc ? r : rc;
+    return OMPI_SUCCESS == rc ? self : rc;
 }
 
 int mca_coll_scc_scatter(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,

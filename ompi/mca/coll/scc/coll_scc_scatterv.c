@@ -75,7 +75,7 @@ int mca_coll_scc_scatterv_go(mca_coll_scc_module_t *m, scc_alg_t alg, const void
     }
     if (SCC_ALG_FLAT == alg) {
         const scc_parts_t parts = { v, v + n, 0 };
-        rc = mca_coll_scc_scatterv_flat(m, in, &parts, out, mine, root);
+        rc = mca_coll_scc_scatterv_flat(m, in, &parts, out, mine, root, NULL);
     } else if (SCC_ALG_TREE == alg
                && OMPI_ERR_NOT_AVAILABLE != (rc = mca_coll_scc_rootedv_parts(
                                                  m, SCC_COLL_SCATTERV, v, v + n, v + 4 * n, in,

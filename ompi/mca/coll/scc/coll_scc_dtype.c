@@ -163,8 +163,9 @@ void scc_view_step(scc_view_t *v, size_t upto)
 
 void scc_view_range(scc_view_t *v, size_t from, size_t to)
 {
-    if (v->seq && v->done >= to) {
-        return;     /* (packed in order from the start: [0, done) is there) */
+    if (v->seq && from <= v->done) {
+        scc_view_step(v, to);   /* (in order from the start: [0, done) is there) */
+        return;
     }
     if (from != v->done && OMPI_SUCCESS == v->rc) {
         /* (the convertor restarts at the start of the predefined element that holds from:

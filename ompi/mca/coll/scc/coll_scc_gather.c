@@ -73,6 +73,7 @@ int mca_coll_scc_gather_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes
     /* (the root's parts that arrived and are not yet unpacked: all, or none after an error) */
     r = scc_view_end(&view, OMPI_SUCCESS == rc ? bytes * n : 0);
     if (OMPI_ERR_NOT_AVAILABLE == rc) {
+        scc_xport_forget(m->xp);    /* (a pack that failed before: not the next call's) */
         return rc;
     }
     mca_coll_scc_count(m, SCC_COLL_GATHER, alg);

@@ -15,7 +15,9 @@ int mca_coll_scc_scatter_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t byte
     scc_view_t view;        /* the root's of sbuf, a reader's of rbuf */
     char *data, *out = NULL;
     ptrdiff_t lb;
+    size_t rsize = 0;
     bool packed = false;    /* (the root's part, packed aside: a schedule's) */
+    bool own = false;       /* (the root's part copied by itself) */
     int rc, r, self = OMPI_SUCCESS;
 
     mca_coll_scc_running(m, SCC_COLL_SCATTER, alg);
@@ -32,18 +34,15 @@ int mca_coll_scc_scatter_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t byte
     if (NULL == data) {
         return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_PACK);
     }
+    if (!in_place) {
+        ompi_datatype_type_size(rdtype, &rsize);
+    }
     if (m->rank != root) {
         out = data;
+    } else if (!in_place && rsize * (size_t) rcount != bytes) {
+        self = MPI_ERR_TRUNCATE;    /* (my part of another size than its place: not copied) */
     } else if (!in_place && flat && (view.lazy || !scc_dtype_contig(rdtype, rcount, &lb))) {
-        /* my part straight into its place (one copy, not a pack, a copy and an unpack) */
-        ptrdiff_t ext;
-        size_t rsize;
-        ompi_datatype_type_extent(sdtype, &ext);
-        ompi_datatype_type_size(rdtype, &rsize);
-        self = rsize * (size_t) rcount != bytes
-                   ? MPI_ERR_TRUNCATE
-                   : ompi_datatype_sndrcv((const char *) sbuf + (ptrdiff_t) root * scount * ext,
-                                          scount, sdtype, rbuf, rcount, rdtype);
+        own = true;     /* my part straight into its place, after the others' (below) */
     } else if (!in_place) {
         out = scc_view_out(m, rbuf, (size_t) rcount, rdtype, bytes, &packed);
         if (NULL == out) {
@@ -62,7 +61,15 @@ int mca_coll_scc_scatter_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t byte
     /* (a reader's pieces not yet unpacked: all, or none after an error) */
     r = scc_view_end(&view, OMPI_SUCCESS == rc ? bytes : 0);
     if (OMPI_ERR_NOT_AVAILABLE == rc) {
+        scc_xport_forget(m->xp);    /* (a pack that failed before: not the next call's) */
         return rc;
+    }
+    if (own) {
+        /* (one copy, not a pack, a copy and an unpack; the readers went on meanwhile) */
+        ptrdiff_t ext;
+        ompi_datatype_type_extent(sdtype, &ext);
+        self = ompi_datatype_sndrcv((const char *) sbuf + (ptrdiff_t) root * scount * ext,
+                                    scount, sdtype, rbuf, rcount, rdtype);
     }
     if (OMPI_SUCCESS == rc && OMPI_SUCCESS == r && packed) {
         r = scc_view_out_done(rbuf, (size_t) rcount, rdtype, out, bytes, true);

@@ -60,16 +60,24 @@ int scc_dtype_unpack(void *buf, size_t count, struct ompi_datatype_t *dt, const 
 const char *scc_view_in(mca_coll_scc_module_t *m, const void *buf, size_t count,
                         struct ompi_datatype_t *dt, size_t bytes)
 {
-    ptrdiff_t lb;
-    char *p;
-    if (scc_dtype_contig(dt, count, &lb)) {
-        return (const char *) buf + lb;
+    scc_view_t v;
+    char *p = scc_view_begin(m, &v, true, buf, count, dt, bytes);
+
+    scc_view_to(&v, bytes);
+    return OMPI_SUCCESS == scc_view_end(&v, bytes) ? p : NULL;
+}
+
+int scc_dtype_copy(const void *sbuf, int scount, struct ompi_datatype_t *sdt, void *rbuf,
+                   int rcount, struct ompi_datatype_t *rdt, size_t bytes)
+{
+    size_t ssize, rsize;
+
+    ompi_datatype_type_size(sdt, &ssize);
+    ompi_datatype_type_size(rdt, &rsize);
+    if (ssize * (size_t) scount != bytes || rsize * (size_t) rcount != bytes) {
+        return MPI_ERR_TRUNCATE;
     }
-    p = mca_coll_scc_scratch(m, SCC_SCRATCH_IN, bytes + 1);
-    if (NULL == p || OMPI_SUCCESS != scc_dtype_pack(buf, count, dt, p, bytes)) {
-        return NULL;
-    }
-    return p;
+    return ompi_datatype_sndrcv(sbuf, scount, sdt, rbuf, rcount, rdt);
 }
 
 char *scc_view_out(mca_coll_scc_module_t *m, void *buf, size_t count, struct ompi_datatype_t *dt,

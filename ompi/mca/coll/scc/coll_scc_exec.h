@@ -121,6 +121,10 @@ int scc_dtype_unpack(void *buf, size_t count, struct ompi_datatype_t *dt, const 
  * packed copy in the module's input scratch.  NULL on error. */
 const char *scc_view_in(mca_coll_scc_module_t *m, const void *buf, size_t count,
                         struct ompi_datatype_t *dt, size_t bytes);
+/* A rank's own part from (sbuf, scount, sdt) into (rbuf, rcount, rdt) in one copy, both
+ * `bytes` long; else MPI_ERR_TRUNCATE and nothing copied. */
+int scc_dtype_copy(const void *sbuf, int scount, struct ompi_datatype_t *sdt, void *rbuf,
+                   int rcount, struct ompi_datatype_t *rdt, size_t bytes);
 /* Where to write the bytes of (buf, count, dt): buf itself where contiguous,
  * else the output scratch (*packed set; scc_view_out_done unpacks it). */
 char *scc_view_out(mca_coll_scc_module_t *m, void *buf, size_t count, struct ompi_datatype_t *dt,

@@ -42,16 +42,12 @@ int mca_coll_scc_gather_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes
             /* my part straight into its place (one copy, not a pack, a copy and an
                unpack); the direct algorithm skips it */
             ptrdiff_t ext;
-            size_t ssize;
             ompi_datatype_type_extent(rdtype, &ext);
-            ompi_datatype_type_size(sdtype, &ssize);
             /* (a part of another size than its place: MPI_ERR_TRUNCATE after the call, as
                the direct algorithm answers it) */
-            self = ssize * (size_t) scount != bytes
-                       ? MPI_ERR_TRUNCATE
-                       : ompi_datatype_sndrcv(sbuf, scount, sdtype,
-                                              (char *) rbuf + (ptrdiff_t) root * rcount * ext,
-                                              rcount, rdtype);
+            self = scc_dtype_copy(sbuf, scount, sdtype,
+                                  (char *) rbuf + (ptrdiff_t) root * rcount * ext, rcount,
+                                  rdtype, bytes);
         } else {
             in = scc_view_in(m, sbuf, (size_t) scount, sdtype, bytes);
         }

@@ -68,8 +68,8 @@ int mca_coll_scc_scatter_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t byte
         /* (one copy, not a pack, a copy and an unpack; the readers went on meanwhile) */
         ptrdiff_t ext;
         ompi_datatype_type_extent(sdtype, &ext);
-        self = ompi_datatype_sndrcv((const char *) sbuf + (ptrdiff_t) root * scount * ext,
-                                    scount, sdtype, rbuf, rcount, rdtype);
+        self = scc_dtype_copy((const char *) sbuf + (ptrdiff_t) root * scount * ext, scount,
+                              sdtype, rbuf, rcount, rdtype, bytes);
     }
     if (OMPI_SUCCESS == rc && OMPI_SUCCESS == r && packed) {
         r = scc_view_out_done(rbuf, (size_t) rcount, rdtype, out, bytes, true);

@@ -71,7 +71,10 @@ done
 
 # live ones moving large blocks (every process writes its slots): the slot pages a process
 # keeps stay within coll_scc_shm_resident (1 MB here, a communicator's slots are 512 KB), the
-# least recently used communicators giving theirs back; unbounded (0), each keeps its own
+# least recently used communicators giving theirs back; unbounded (0), each keeps its own.
+# Each also broadcasts 256 kB of a strided type, packed through scratch memory: the program
+# checks that each process's heap grows by less than 40 kB per communicator beyond 2 MB (a
+# scratch buffer kept per communicator would add 256 kB each)
 np=4
 live=$(scc_matrix 60 40)
 for res in 1048576 0; do
@@ -86,9 +89,11 @@ for res in 1048576 0; do
     given=$(grep -a "coll:scc: comm [0-9]* (lazy-live) rank [0-9]* size $np: slot pages given back" "$log" |
             sed 's/.*given back \([0-9]*\) times.*/\1/' | awk '{ s += $1 } END { print s + 0 }')
     said=$(grep -a "scc_lazy: live:" "$log" | sed 's/^scc_lazy: live: //')
+    heap=$(grep -a "scc_lazy: heap: rank 0:" "$log" | sed 's/.*bytes, add \([0-9]* kB of heap ([0-9.]* kB per communicator\).*/\1)/')
     if [ $res -gt 0 ]; then
-        [ $rc -eq 0 ] && scc_no_failures "$log" && [ "$given" -gt 0 ]
-        tap_check $? "coll_scc_shm_resident $res: $live live communicators gathering 256 kB blocks, right; slot pages given back $given times; $said" "$log"
+        [ $rc -eq 0 ] && scc_no_failures "$log" && [ "$given" -gt 0 ] &&
+            [ "$(grep -ac "scc_lazy: heap: rank [0-9]*:" "$log")" -eq $np ]
+        tap_check $? "coll_scc_shm_resident $res: $live live communicators gathering 256 kB blocks, right; slot pages given back $given times; $said; each process's heap: ${heap:-no report}" "$log"
     else
         # the same bound fails without the budget: the check can fail (the program checks
         # it is exceeded and ends with 0: Open MPI 5's launcher could hang on an error exit)

@@ -11,7 +11,11 @@
  * (MPI_Allgather: every process writes its slots), and the bound grows by SLOTS_KB per process
  * (the slot pages the process may keep over all its communicators).  "over": the bound must
  * be exceeded instead (lazy.sh's control without the budget) -- the program still ends with
- * 0, since some launchers do not end a job whose processes exit with an error. */
+ * 0, since some launchers do not end a job whose processes exit with an error.  With
+ * BIG_BYTES each live communicator also broadcasts BIG_BYTES of a strided type (packed through
+ * scratch memory), and each process's heap must grow by less than HEAP_KB_PER_COMM per
+ * communicator beyond a fixed HEAP_SLACK_BIGS times BIG_BYTES: scratch kept per communicator
+ * at the largest message would add BIG_BYTES each. */
 #include <stdbool.h>
 
 #include "scc_meminfo.h"
@@ -20,6 +24,8 @@
 #define CHURN_ITERS 100
 #define CHURN_USES 3
 #define STEADY_EXTRA 20
+#define HEAP_KB_PER_COMM 40
+#define HEAP_SLACK_BIGS 8
 
 /* One 8-byte allreduce on c, checked. */
 static void allreduce_check(MPI_Comm c, int salt)
@@ -84,6 +90,34 @@ static void mixed_call(MPI_Comm c, int i)
     }
 }
 
+/* A broadcast of bytes (a multiple of 4) from root salt % n on c, as every other int of a
+ * buffer twice that long (buf), checked. */
+static void bcast_strided(MPI_Comm c, int *buf, size_t bytes, int salt)
+{
+    int rank, n, root;
+    size_t count = bytes / 4;
+    MPI_Datatype t;
+
+    MPI_Comm_rank(c, &rank);
+    MPI_Comm_size(c, &n);
+    root = (salt % n + n) % n;
+    for (size_t i = 0; i < 2 * count; ++i) {
+        buf[i] = rank == root || i % 2 ? tb_val(root, i, salt) : -1;
+    }
+    MPI_Type_vector((int) count, 1, 2, MPI_INT, &t);
+    MPI_Type_commit(&t);
+    MPI_Bcast(buf, 1, t, root, c);
+    MPI_Type_free(&t);
+    tb_case();
+    for (size_t i = 0; i < 2 * count; ++i) {
+        if (buf[i] != tb_val(root, i, salt)) {
+            tb_fail("strided bcast of %zu bytes from %d, salt %d: int %zu is %d", bytes, root,
+                    salt, i, buf[i]);
+            return;
+        }
+    }
+}
+
 /* An allgather of bytes per process on c, checked byte by byte. */
 static void allgather_big(MPI_Comm c, unsigned char *in, unsigned char *out, size_t bytes,
                           int salt)
@@ -113,9 +147,10 @@ int main(int argc, char **argv)
 {
     int setup_calls, live, max_kb, rank, n;
     bool over;
-    long before = -1, after = -1, slots_kb;
+    long before = -1, after = -1, slots_kb, heap0, heap1;
     size_t big;
     unsigned char *gin = NULL, *gout = NULL;
+    int *strided = NULL;
     MPI_Comm *comms;
 
     if (argc > 4 && 0 != strcmp(argv[4], "-") && 0 != tb_output_to(argv[4])) {
@@ -134,6 +169,7 @@ int main(int argc, char **argv)
     if (big > 0) {
         gin = tb_alloc(big);
         gout = tb_alloc(big * (size_t) n);
+        strided = malloc(2 * big);
     }
 
     /* made, used CHURN_USES times, freed: dups and splits alike */
@@ -171,6 +207,7 @@ int main(int argc, char **argv)
     if (0 == rank) {
         before = scc_shmem_kb();
     }
+    heap0 = scc_heap_bytes(1);
     for (int k = 0; k < live; ++k) {
         MPI_Comm_dup(MPI_COMM_WORLD, &comms[k]);
         MPI_Comm_set_name(comms[k], "lazy-live");
@@ -179,6 +216,20 @@ int main(int argc, char **argv)
         }
         if (big > 0) {
             allgather_big(comms[k], gin, gout, big, k);
+            bcast_strided(comms[k], strided, big, k);
+        }
+    }
+    heap1 = scc_heap_bytes(1);
+    if (big > 0 && heap0 >= 0) {
+        long bound = (long) HEAP_KB_PER_COMM * 1024 * live + HEAP_SLACK_BIGS * (long) big;
+        tb_case();
+        printf("scc_lazy: heap: rank %d: %d communicators, each broadcasting a strided %zu "
+               "bytes, add %ld kB of heap (%.1f kB per communicator; at most %ld kB)\n", rank,
+               live, big, (heap1 - heap0) / 1024, live > 0 ? (heap1 - heap0) / 1024.0 / live : 0.0,
+               bound / 1024);
+        if (heap1 - heap0 > bound) {
+            tb_fail("heap: %ld kB added by %d communicators, more than %ld kB",
+                    (heap1 - heap0) / 1024, live, bound / 1024);
         }
     }
     MPI_Barrier(MPI_COMM_WORLD);
@@ -207,8 +258,10 @@ int main(int argc, char **argv)
         allreduce_check(comms[k], -k);
         if (big > 0) {
             allgather_big(comms[k], gin, gout, big, -k);
+            bcast_strided(comms[k], strided, big, -k);
         }
     }
+    free(strided);
     tb_free(gin);
     tb_free(gout);
     for (int k = 0; k < live; ++k) {

@@ -24,10 +24,10 @@
  *   others follow.  -o: each process writes its output to dir/out.PID (see below). */
 #include <dirent.h>
 #include <fcntl.h>
-#include <malloc.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "scc_meminfo.h"
 #include "scc_test.h"
 
 /* The bounds on growth after the warm-up: a fixed part for what grows once (Open MPI's free
@@ -73,11 +73,7 @@ static usage_t measure(void)
 
     u.rss = status_kb("VmRSS");
     u.hwm = status_kb("VmHWM");
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-    u.heap = (long) mallinfo2().uordblks;
-#else
-    u.heap = -1;
-#endif
+    u.heap = scc_heap_bytes(0);
     u.fds = -1;
     if (NULL != (d = opendir("/proc/self/fd"))) {
         u.fds = 0;

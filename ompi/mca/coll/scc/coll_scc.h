@@ -44,6 +44,15 @@ BEGIN_C_DECLS
 #define SCC_SCRATCH_OUT 4
 #define SCC_SCRATCH_ARGS 5
 #define SCC_SCRATCH_BOUNCE 6
+/* The largest scratch buffer a module keeps as its own; larger ones are the process's,
+ * leased for a call (coll_scc_scratch.c) */
+#define SCC_SCRATCH_KEEP 4096
+
+/* A scratch buffer: the module's own (ptr == own), or one leased for the running call */
+typedef struct scc_scratch {
+    void *ptr, *own;
+    size_t bytes, own_bytes;
+} scc_scratch_t;
 
 /* Per-communicator state of the module */
 typedef enum {
@@ -91,10 +100,8 @@ typedef struct mca_coll_scc_module_t {
     int *children;                      /* SCC_TREE_MAX_CHILDREN: scratch for tree shapes */
     int center;                         /* root of rootless mesh collectives: mid-mesh */
     uint32_t unavail;                   /* bit (1 << alg): algorithms the transport cannot run */
-    struct {
-        void *ptr;
-        size_t bytes;
-    } scratch[SCC_NSCRATCH];            /* reused temporary buffers */
+    scc_scratch_t scratch[SCC_NSCRATCH]; /* temporary buffers (coll_scc_scratch.c) */
+    int leases;                         /* of them, leased for the running call */
 
     /* where the members sit and which algorithm runs what (coll_scc_topo.c, set up once) */
     scc_topo_t topo;
@@ -177,7 +184,8 @@ int mca_coll_scc_task_await(mca_coll_scc_module_t *m, int rc);
         int rc_;                                                                 \
         if (OPAL_LIKELY(mca_coll_scc_ready((m), (comm)))                         \
             && SCC_ALG_FALLBACK != (alg = (DECIDE))                              \
-            && OMPI_ERR_NOT_AVAILABLE != (rc_ = (GO))) {                         \
+            && (rc_ = (GO), mca_coll_scc_scratch_return((m)),                    \
+                OMPI_ERR_NOT_AVAILABLE != rc_)) {                                \
             return rc_;                                                          \
         }                                                                        \
         (void) bytes;                                                            \
@@ -223,6 +231,15 @@ static inline void mca_coll_scc_running(mca_coll_scc_module_t *m, scc_coll_t c, 
 {
     m->cur_coll = c;
     m->cur_alg = alg;
+}
+
+/* A call's end: its leased scratch buffers go back to the process (coll_scc_scratch.c). */
+void mca_coll_scc_scratch_return_leased(mca_coll_scc_module_t *m);
+static inline void mca_coll_scc_scratch_return(mca_coll_scc_module_t *m)
+{
+    if (OPAL_UNLIKELY(0 != m->leases)) {
+        mca_coll_scc_scratch_return_leased(m);
+    }
 }
 
 static inline void mca_coll_scc_count(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a)

@@ -1,5 +1,5 @@
 /* coll_scc_exec.c: runs a plan's steps over the module's transport (blocks to bytes,
- * copies, reductions, alltoall pair lists), and the module's reusable scratch buffers. */
+ * copies, reductions, alltoall pair lists). */
 #include <string.h>
 
 #include "coll_scc_agree.h"
@@ -285,22 +285,4 @@ int mca_coll_scc_exec_pairs(mca_coll_scc_module_t *m, const scc_plan_t *p,
     }
     x->send_copy = false;
     return rc;
-}
-
-/* ------------------------------------------------------------ scratch */
-
-void *mca_coll_scc_scratch(mca_coll_scc_module_t *m, int which, size_t bytes)
-{
-    if (OPAL_UNLIKELY(mca_coll_scc_faults) && mca_coll_scc_fault(&m->members, "scratch")) {
-        return NULL;
-    }
-    if (bytes > m->scratch[which].bytes) {
-        void *p = realloc(m->scratch[which].ptr, bytes);
-        if (NULL == p) {
-            return NULL;
-        }
-        m->scratch[which].ptr = p;
-        m->scratch[which].bytes = bytes;
-    }
-    return m->scratch[which].ptr;
 }

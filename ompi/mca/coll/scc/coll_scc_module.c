@@ -46,6 +46,7 @@ static void scc_module_construct(mca_coll_scc_module_t *m)
     m->q_listed = false;
     m->xp = NULL;
     memset(m->scratch, 0, sizeof(m->scratch));
+    m->leases = 0;
     m->plans = NULL;
     m->children = NULL;
     m->nlevels = 0;
@@ -69,9 +70,7 @@ static void scc_module_destruct(mca_coll_scc_module_t *m)
     mca_coll_scc_xport_detach(&m->xp);
     mca_coll_scc_plans_free(m);
     free(m->children);
-    for (int i = 0; i < SCC_NSCRATCH; ++i) {
-        free(m->scratch[i].ptr);
-    }
+    mca_coll_scc_scratch_free(m);
     mca_coll_scc_topo_free(&m->topo);
 #define SCC_PREV_RELEASE(name, id)                                               \
     if (NULL != m->prev_##name.module) {                                         \

@@ -234,13 +234,16 @@ int mca_coll_scc_reduction_call(mca_coll_scc_module_t *m, struct ompi_communicat
                                 struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root)
 {
     scc_reduction_call_t call;
+    int rc;
 
     if (OPAL_UNLIKELY(!mca_coll_scc_ready(m, comm))
         || SCC_ALG_FALLBACK
                == scc_reduction_decide(m, c, sbuf, rbuf, count, dtype, op, root, &call)) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
-    return scc_reduction_go(m, &call);
+    rc = scc_reduction_go(m, &call);
+    mca_coll_scc_scratch_return(m);
+    return rc;
 }
 
 scc_alg_t mca_coll_scc_reduction_decide(mca_coll_scc_module_t *m, scc_coll_t c, const void *sbuf,

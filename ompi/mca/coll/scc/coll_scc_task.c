@@ -103,6 +103,7 @@ static void scc_task_body(void *arg)
 {
     mca_coll_scc_task_t *t = (mca_coll_scc_task_t *) arg;
     t->rc = t->run(t);
+    mca_coll_scc_scratch_return(t->m);
 }
 
 /* A cycle count where one is cheap (x86's time-stamp counter), else 0. */

@@ -103,6 +103,21 @@ for res in 1048576 0; do
     fi
 done
 
+# the same over the pml transport: its copies of messages, receives posted ahead and bounce
+# buffer are lent for the call too (a bounce buffer kept per communicator added 64 kB each)
+log="$SCC_LOGDIR/lazy-pml.log"
+out="$SCC_LOGDIR/lazy-pml.out"
+rm -rf "$out" && mkdir -p "$out"
+SCC_SETUP_CALLS=2 scc_run "$log" 4 --mca coll_scc_transport pml -- \
+    "$prog" 2 "$(scc_matrix 50 30)" 32 "$out" 65536 1536
+rc=$?
+cat "$out"/out.* >> "$log" 2> /dev/null
+rm -rf "$out"
+heap=$(grep -a "scc_lazy: heap: rank 0:" "$log" | sed 's/.*bytes, add \([0-9]* kB of heap ([0-9.]* kB per communicator\).*/\1)/')
+[ $rc -eq 0 ] && scc_no_failures "$log" && grep -aq "(lazy-live) size 4: transport pml" "$log" &&
+    [ "$(grep -ac "scc_lazy: heap: rank [0-9]*:" "$log")" -eq 4 ]
+tap_check $? "transport pml: live communicators broadcasting 64 kB strided, right; each process's heap: ${heap:-no report}" "$log"
+
 # the default: the parameter documented, and a job with it served past the threshold
 # shellcheck disable=SC2086 # SCC_PRELOAD: words on purpose (scc_lib.sh)
 env ${SCC_PRELOAD:+LD_PRELOAD=$SCC_PRELOAD} OMPI_MCA_mca_base_component_path="$SCC_COMPONENT_PATH" \

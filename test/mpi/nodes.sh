@@ -294,7 +294,8 @@ tap_check $? "erroneous broadcasts across nodes (2 x 2), every algorithm: end ev
 
 # Communicators made by the hundred across nodes (scc_lazy, lazy.sh): set up at the 6th call
 # with coll_scc_setup_calls 5 on every member of both nodes, never when used 3 times; live
-# ones gathering 64 KB blocks with a budget of 1 MB of slot pages per process
+# ones gathering 64 KB blocks with a budget of 1 MB of slot pages per process, and
+# broadcasting 64 KB of a strided type (each process's heap bounded: scc_lazy)
 log="$SCC_LOGDIR/nodes-lazy.log"
 out="$SCC_LOGDIR/nodes-lazy.out"
 rm -rf "$out" && mkdir -p "$out"
@@ -307,8 +308,9 @@ rm -rf "$out"
     grep -aq "(MPI_COMM_WORLD) size 4: topology nodes: 2 on a 2x1 grid" "$log" &&
     [ "$(grep -ac "comm [0-9]* (lazy-steady) rank [0-9] size 4: set up at call 6 " "$log")" -eq 4 ] &&
     [ "$(grep -ac "(lazy-churn) rank [0-9] size 4 calls: allreduce:fallback=3 (not set up" "$log")" -eq 400 ] &&
-    [ "$(grep -ac "(lazy-live) rank [0-9] size 4 calls: allreduce:fallback=5 allreduce:[a-z]*=3 allgather:[a-z]*=2" "$log")" -eq 200 ]
-tap_check $? "many communicators across nodes (2 x 2): set up at call 6 everywhere, churned ones never, live ones served; $(grep -a "scc_lazy: live:" "$log" | sed 's/^scc_lazy: live: //')" "$log"
+    [ "$(grep -ac "(lazy-live) rank [0-9] size 4 calls: bcast:[a-z]*=2 allreduce:fallback=5 allreduce:[a-z]*=3 allgather:[a-z]*=2" "$log")" -eq 200 ] &&
+    [ "$(grep -ac "scc_lazy: heap: rank [0-9]:" "$log")" -eq 4 ]
+tap_check $? "many communicators across nodes (2 x 2): set up at call 6 everywhere, churned ones never, live ones served; $(grep -a "scc_lazy: live:" "$log" | sed 's/^scc_lazy: live: //'); $(grep -a "scc_lazy: heap: rank 0:" "$log" | sed 's/.*bytes, add \([0-9]* kB of heap\).*/rank 0: \1/')" "$log"
 
 ls -d /dev/shm/coll-scc-[0-9]* > /dev/null 2>&1
 [ $? -ne 0 ]

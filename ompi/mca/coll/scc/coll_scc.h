@@ -44,11 +44,8 @@ BEGIN_C_DECLS
 #define SCC_SCRATCH_OUT 4
 #define SCC_SCRATCH_ARGS 5
 #define SCC_SCRATCH_BOUNCE 6
-/* The largest scratch buffer a module keeps as its own; larger ones are the process's,
- * leased for a call (coll_scc_scratch.c) */
-#define SCC_SCRATCH_KEEP 4096
-
-/* A scratch buffer: the module's own (ptr == own), or one leased for the running call */
+/* A scratch buffer: the module's own (ptr == own, up to SCC_LEASE_MIN bytes), or one leased
+ * for the running call (coll_scc_scratch.c) */
 typedef struct scc_scratch {
     void *ptr, *own;
     size_t bytes, own_bytes;
@@ -107,8 +104,10 @@ typedef struct mca_coll_scc_module_t {
     scc_topo_t topo;
     scc_select_table_t select;
 
-    /* calls served per form, collective and algorithm (reported at verbose >= 2) */
-    uint64_t calls[SCC_FORMS][SCC_COLL_COUNT][SCC_ALG_COUNT];
+    /* calls served: in all, and per form, collective and algorithm for the report of
+       verbose >= 2 (NULL where the communicator was made at a lower level: 5 kB saved) */
+    uint64_t ncalls;
+    uint64_t (*calls)[SCC_COLL_COUNT][SCC_ALG_COUNT];
     /* nonblocking and persistent calls in flight (coll_scc_task.c): the queue of tasks in
        the order they were started, the one running now (NULL: a blocking call), its form,
        a request of the fallback it waits for; next module with tasks queued */
@@ -244,7 +243,10 @@ static inline void mca_coll_scc_scratch_return(mca_coll_scc_module_t *m)
 
 static inline void mca_coll_scc_count(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a)
 {
-    m->calls[m->form][c][a]++;
+    m->ncalls++;
+    if (NULL != m->calls) {
+        m->calls[m->form][c][a]++;
+    }
 }
 
 /* Entry points */

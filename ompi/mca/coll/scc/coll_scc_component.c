@@ -3,7 +3,7 @@
 #include "coll_scc.h"
 #include "coll_scc_trace.h"
 #include "coll_scc_agree.h"
-#include "coll_scc_exec.h"
+#include "coll_scc_lease.h"
 #include "coll_scc_mpb.h"
 #include "coll_scc_param.h"
 #include "coll_scc_record.h"
@@ -310,7 +310,7 @@ static int scc_open(void)
 static int scc_close(void)
 {
     mca_coll_scc_task_close();
-    mca_coll_scc_scratch_close();
+    scc_lease_close();
     mca_coll_scc_topo_close();
     mca_coll_scc_topo_nodes_close();
     mca_coll_scc_record_close();

@@ -99,9 +99,8 @@ void mca_coll_scc_plans_free(mca_coll_scc_module_t *m);
 /* Scratch buffer `which` (0..SCC_NSCRATCH-1) of at least `bytes` for the running call, what
  * it held kept when it grows (coll_scc_scratch.c); NULL where memory is missing. */
 void *mca_coll_scc_scratch(mca_coll_scc_module_t *m, int which, size_t bytes);
-/* The module's end (its own buffers freed), the component's (the process's idle ones). */
+/* The module's end: its own buffers freed. */
 void mca_coll_scc_scratch_free(mca_coll_scc_module_t *m);
-void mca_coll_scc_scratch_close(void);
 
 /* What a call returns when memory it needs at call time is missing (scratch buffers grow
  * with the message, so they cannot all be made at setup).  Only this member fails, and the

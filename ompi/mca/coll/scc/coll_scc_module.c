@@ -37,7 +37,8 @@ static void scc_module_construct(mca_coll_scc_module_t *m)
     m->prev_##name##_init.module = NULL;
     SCC_FOREACH_COLL(SCC_PREV_CLEAR)
 #undef SCC_PREV_CLEAR
-    memset(m->calls, 0, sizeof(m->calls));
+    m->ncalls = 0;
+    m->calls = mca_coll_scc_config.verbose >= 2 ? calloc(SCC_FORMS, sizeof(*m->calls)) : NULL;
     m->q_head = m->q_tail = NULL;
     m->cur_fiber = NULL;
     m->form = SCC_FORM_B;
@@ -71,6 +72,7 @@ static void scc_module_destruct(mca_coll_scc_module_t *m)
     mca_coll_scc_plans_free(m);
     free(m->children);
     mca_coll_scc_scratch_free(m);
+    free(m->calls);
     mca_coll_scc_topo_free(&m->topo);
 #define SCC_PREV_RELEASE(name, id)                                               \
     if (NULL != m->prev_##name.module) {                                         \

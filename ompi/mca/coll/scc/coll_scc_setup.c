@@ -32,7 +32,7 @@ void mca_coll_scc_report_calls(mca_coll_scc_module_t *m)
         return;
     }
     line[0] = '\0';
-    for (int f = 0; f < SCC_FORMS; ++f) {
+    for (int f = 0; NULL != m->calls && f < SCC_FORMS; ++f) {
         for (int c = 0; c < SCC_COLL_COUNT; ++c) {
             for (int a = 0; a < SCC_ALG_COUNT; ++a) {
                 if (0 != m->calls[f][c][a] && len < sizeof(line)) {
@@ -45,7 +45,9 @@ void mca_coll_scc_report_calls(mca_coll_scc_module_t *m)
         }
     }
     SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d calls:%s%s", m->cid, m->name,
-                m->rank, m->size, len ? line : " none",
+                m->rank, m->size,
+                len ? line : NULL != m->calls ? " none"
+                : " not counted (coll_scc_verbose was below 2 when it was made)",
                 SCC_STATE_LAZY != m->state || 0 == m->lazy_calls ? ""
                 : " (not set up: fewer calls than coll_scc_setup_calls)");
     if (NULL != m->xp) {

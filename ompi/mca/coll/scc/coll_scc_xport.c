@@ -3,6 +3,7 @@
 #include "coll_scc_component.h"
 #include "coll_scc_mpb.h"
 #include "coll_scc_drain.h"
+#include "coll_scc_lease.h"
 #include "coll_scc_xport.h"
 #include "coll_scc_xport_pml.h"
 #include "coll_scc_xport_slots.h"
@@ -271,7 +272,7 @@ int scc_slot_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
         return scc_pml_recv_reduce(x, peer, target, input, count, dtype, op);
     }
     scc_msg_hdr_t *h = scc_xport_wait(x, peer, tag);
-    size_t dtsize;
+    size_t dtsize, lent = 0;
     void *bounce = NULL;
     const void *src;
     bool done;
@@ -287,16 +288,12 @@ int scc_slot_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
         return MPI_ERR_TRUNCATE;
     }
     if (SCC_MSG_CMA == h->kind) {
-        if (h->len > x->bounce_bytes) {
-            void *p = realloc(x->bounce, h->len);
-            if (NULL == p) {
-                scc_xport_release(x, peer, tag);
-                return OMPI_ERR_OUT_OF_RESOURCE;
-            }
-            x->bounce = p;
-            x->bounce_bytes = h->len;
+        /* read into the bounce buffer, or one lent for this block where it is larger */
+        bounce = h->len <= x->bounce_bytes ? x->bounce : scc_lease(h->len, &lent);
+        if (NULL == bounce) {
+            scc_xport_release(x, peer, tag);
+            return OMPI_ERR_OUT_OF_RESOURCE;
         }
-        bounce = x->bounce;
     }
     src = scc_payload(x, peer, tag, h, bounce, &rc);
     if (OMPI_SUCCESS == rc && count > 0) {
@@ -308,6 +305,9 @@ int scc_slot_recv_reduce(scc_xport_t *x, int peer, uint32_t tag, void *target,
         }
     }
     scc_xport_release(x, peer, tag);
+    if (lent > 0) {
+        scc_unlease(bounce, lent);
+    }
     return rc;
 }
 

@@ -251,14 +251,11 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
     }
     x->cma_reduce_min = cs->cma_reduce_min > 0 ? (size_t) cs->cma_reduce_min : SIZE_MAX;
     if (NULL != x->remote) {
-        /* messages to other nodes are posted and completed at the end of the call */
-        size_t most = x->slot_size > (size_t) cs->nodes_block ? x->slot_size
-                                                               : (size_t) cs->nodes_block;
+        /* messages to other nodes are posted and completed at the end of the call; a
+           reduction's block from another node lands in a bounce buffer lent for the call
+           (coll_scc_lease.h: one kept per communicator, 512 KB, made memory grow with them) */
         x->desc = "shm within each node, pml between nodes";
-        x->bounce = malloc(most);     /* a reduction's block from another node lands here */
-        x->bounce_bytes = NULL != x->bounce ? most : 0;
-        if (!mca_coll_scc_agree(mb, NULL != x->bounce
-                                        && OMPI_SUCCESS == scc_pml_shape_alloc(x))) {
+        if (!mca_coll_scc_agree(mb, OMPI_SUCCESS == scc_pml_shape_alloc(x))) {
             scc_xport_free(x);
             return OMPI_ERR_OUT_OF_RESOURCE;
         }

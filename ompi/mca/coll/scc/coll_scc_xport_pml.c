@@ -5,6 +5,7 @@
 #include "coll_scc_component.h"
 #include "coll_scc_agree.h"
 #include "coll_scc_drain.h"
+#include "coll_scc_lease.h"
 #include "coll_scc_xport.h"
 #include "coll_scc_xport_pml.h"
 #include "coll_scc_xport_slots.h"
@@ -20,23 +21,8 @@
  * measured latency of a message doubled, where a shape of its own added 15-40 %). */
 #define SCC_PML_SHAPE_INLINE 248
 
-/* *buf (of *cap bytes) holds len bytes, grown if it must be; false when it cannot be. */
-static bool scc_pml_room(void **buf, size_t *cap, size_t len)
-{
-    void *p;
-
-    if (len <= *cap) {
-        return true;
-    }
-    if (NULL == (p = realloc(*buf, len))) {
-        return false;
-    }
-    *buf = p;
-    *cap = len;
-    return true;
-}
-
-/* A buffer of len bytes a message can go from until the call ends (reused call to call). */
+/* A buffer of len bytes a message can go from until the call ends (small ones kept, large
+ * ones lent for the call). */
 static char *scc_pml_copy(scc_xport_t *x, size_t len)
 {
     struct scc_pml_copy *c;
@@ -52,7 +38,7 @@ static char *scc_pml_copy(scc_xport_t *x, size_t len)
         x->copies_cap = cap;
     }
     c = &x->copies[x->ncopies];
-    if (!scc_pml_room(&c->buf, &c->cap, len)) {
+    if (!scc_lease_room((void **) &c->buf, &c->cap, len)) {
         return NULL;
     }
     x->ncopies++;
@@ -344,7 +330,7 @@ int scc_pml_recv(scc_xport_t *x, int peer, void *buf, size_t len)
         /* my call failed: the message is only taken, into the bounce buffer (a receive
            that truncates a large message is not safe with every btl: single-copy gets
            read it whole) */
-        (void) scc_pml_room(&x->bounce, &x->bounce_bytes, len);
+        (void) scc_lease_room((void **) &x->bounce, &x->bounce_bytes, len);
         rc = MCA_PML_CALL(irecv(x->bounce, len <= x->bounce_bytes ? len : 0, MPI_BYTE, peer,
                                 x->pml_tag, x->comm, &req));
         if (OMPI_SUCCESS == rc) {
@@ -376,9 +362,13 @@ int scc_pml_recv_reduce(scc_xport_t *x, int peer, void *target, const void *inpu
     if (OPAL_UNLIKELY(0 != x->fail)) {
         return scc_pml_recv(x, peer, NULL, len);
     }
-    /* blocks are at most a slot, which attach reserved: this is a safety net */
-    if (!scc_pml_room(&x->bounce, &x->bounce_bytes, len)) {
-        return MPI_ERR_NO_MEM;
+    /* (blocks are at most a slot: the buffer is lent for the call, kept where it is
+       small; without memory, the message is taken without data and this member's call
+       fails) */
+    if (!scc_lease_room((void **) &x->bounce, &x->bounce_bytes, len)) {
+        (void) mca_coll_scc_call_failed(x, true, MPI_ERR_NO_MEM,
+                                        "there is no memory for a block to combine");
+        return scc_pml_recv(x, peer, NULL, len);
     }
     rc = scc_pml_recv(x, peer, x->bounce, len);
     if (OMPI_SUCCESS == rc && count > 0) {
@@ -405,7 +395,7 @@ int scc_pml_post(scc_xport_t *x, int peer, void *buf, size_t len)
     }
     a = &x->ahead[slot];
     if (NULL == buf) {
-        if (!scc_pml_room(&a->buf, &a->cap, len)) {
+        if (!scc_lease_room((void **) &a->buf, &a->cap, len)) {
             return -1;
         }
         buf = a->buf;
@@ -472,7 +462,16 @@ void scc_pml_end(scc_xport_t *x)
         (void) scc_pml_wait(x, &x->reqs[i], MPI_STATUS_IGNORE);
     }
     x->nreqs = 0;
+    for (int i = 0; i < x->ncopies; ++i) {
+        scc_lease_end(&x->copies[i].buf, &x->copies[i].cap);
+    }
     x->ncopies = 0;
+    for (int i = 0; i < SCC_PML_AHEAD; ++i) {
+        if (!x->ahead[i].busy) {
+            scc_lease_end(&x->ahead[i].buf, &x->ahead[i].cap);
+        }
+    }
+    scc_lease_end(&x->bounce, &x->bounce_bytes);
 }
 
 static int scc_pml_attach(scc_xport_t *x, const scc_members_t *mb)
@@ -487,14 +486,11 @@ static int scc_pml_attach(scc_xport_t *x, const scc_members_t *mb)
     x->pipe = x->slot_size;
     x->yield = SCC_YIELD_WHEN_IDLE();
     x->spin = 1;
-    /* reductions receive a block (at most a slot) here: reserved now, so that no call
-       allocates it (the caller agrees on the result) */
-    x->bounce = malloc(x->slot_size);
-    if (NULL == x->bounce || OMPI_SUCCESS != scc_pml_shape_alloc(x)
-        || mca_coll_scc_fault(mb, "pml")) {
+    /* (reductions receive a block, at most a slot, into a bounce buffer lent for the call:
+       coll_scc_lease.h) */
+    if (OMPI_SUCCESS != scc_pml_shape_alloc(x) || mca_coll_scc_fault(mb, "pml")) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    x->bounce_bytes = x->slot_size;
     return OMPI_SUCCESS;
 }
 

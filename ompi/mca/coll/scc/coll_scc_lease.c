@@ -1,0 +1,125 @@
+/* coll_scc_lease.c: large buffers lent for a call from those the process keeps over all its
+ * communicators (coll_scc_lease.h). */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "coll_scc_lease.h"
+
+/* Buffers the process keeps while no call uses them: the largest, at most this many (a call
+ * leases up to 7 scratch buffers, its messages' copies and a block read). */
+#define SCC_LEASE_IDLE 8
+
+static struct {
+    void *ptr;
+    size_t bytes;
+} scc_idle[SCC_LEASE_IDLE];
+static int scc_nidle;
+static pthread_mutex_t scc_idle_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A buffer of at least `bytes`: the smallest idle one that fits, else a new one (an idle one
+ * too small is freed for it, so that the idle ones do not pile up in small sizes). */
+void *scc_lease(size_t bytes, size_t *got)
+{
+    int best = -1, small = -1;
+    void *p = NULL, *drop = NULL;
+
+    pthread_mutex_lock(&scc_idle_lock);
+    for (int i = 0; i < scc_nidle; ++i) {
+        if (scc_idle[i].bytes >= bytes) {
+            if (best < 0 || scc_idle[i].bytes < scc_idle[best].bytes) {
+                best = i;
+            }
+        } else if (small < 0 || scc_idle[i].bytes < scc_idle[small].bytes) {
+            small = i;
+        }
+    }
+    if (best < 0 && SCC_LEASE_IDLE == scc_nidle) {
+        best = small;               /* (full: the smallest makes way) */
+    }
+    if (best >= 0) {
+        p = scc_idle[best].ptr;
+        *got = scc_idle[best].bytes;
+        scc_idle[best] = scc_idle[--scc_nidle];
+    }
+    pthread_mutex_unlock(&scc_idle_lock);
+    if (NULL != p && *got < bytes) {
+        drop = p;
+        p = NULL;
+    }
+    free(drop);
+    if (NULL == p) {
+        p = malloc(bytes);
+        *got = bytes;
+    }
+    return p;
+}
+
+/* Gives a leased buffer back: kept idle, unless the idle ones are as many as kept and none is
+ * smaller (then it is freed; else the smallest is). */
+void scc_unlease(void *p, size_t bytes)
+{
+    void *drop = p;
+    int at;
+
+    pthread_mutex_lock(&scc_idle_lock);
+    at = scc_nidle;
+    if (SCC_LEASE_IDLE == scc_nidle) {
+        at = 0;
+        for (int i = 1; i < scc_nidle; ++i) {
+            at = scc_idle[i].bytes < scc_idle[at].bytes ? i : at;
+        }
+        at = scc_idle[at].bytes < bytes ? at : -1;
+    }
+    if (at >= 0) {
+        drop = at < scc_nidle ? scc_idle[at].ptr : NULL;
+        scc_nidle += at == scc_nidle;
+        scc_idle[at].ptr = p;
+        scc_idle[at].bytes = bytes;
+    }
+    pthread_mutex_unlock(&scc_idle_lock);
+    free(drop);
+}
+
+bool scc_lease_room(void **buf, size_t *cap, size_t len)
+{
+    void *p;
+    size_t got = len;
+
+    if (len <= *cap) {
+        return true;
+    }
+    p = len <= SCC_LEASE_MIN ? realloc(*buf, len) : scc_lease(len, &got);
+    if (NULL == p) {
+        return false;
+    }
+    if (len > SCC_LEASE_MIN) {
+        /* (any buffer of malloc's may go back: the idle ones are only freed) */
+        if (*cap > SCC_LEASE_MIN) {
+            scc_unlease(*buf, *cap);
+        } else {
+            free(*buf);
+        }
+    }
+    *buf = p;
+    *cap = got;
+    return true;
+}
+
+void scc_lease_end(void **buf, size_t *cap)
+{
+    if (*cap > SCC_LEASE_MIN) {
+        scc_unlease(*buf, *cap);
+        *buf = NULL;
+        *cap = 0;
+    }
+}
+
+void scc_lease_close(void)
+{
+    pthread_mutex_lock(&scc_idle_lock);
+    for (int i = 0; i < scc_nidle; ++i) {
+        free(scc_idle[i].ptr);
+    }
+    scc_nidle = 0;
+    pthread_mutex_unlock(&scc_idle_lock);
+}

@@ -3,16 +3,16 @@
 # processes, oversubscribed: scc must serve every one of them, every result must be right,
 # and the processes must end with the file descriptors they had after the warm-up, their
 # memory grown by less than a leak of a page per iteration would add, and /dev/shm as it was.
-# Twice: on the default shared-memory backing (memfd) for SCC_SOAK_SECONDS (default 20:
-# thousands of iterations on two cores, enough for a leak of a page per iteration to exceed
-# the bounds' fixed allowance many times), and on files in /dev/shm for half of that.
+# Twice: on the default shared-memory backing (memfd) for SCC_SOAK_SECONDS (default 12:
+# about 700 iterations on two cores, enough for a leak of a page per iteration to exceed
+# the bounds' fixed allowance five times), and on files in /dev/shm for half of that.
 # SCC_SOAK_MEMORY=0 skips the memory bounds (the sanitizer build's allocator keeps freed
 # memory in quarantine: scripts/sanitize.sh).
 . "$SCC_SRCDIR/test/mpi/scc_lib.sh"
 
 prog="$SCC_BUILDDIR/test/mpi/scc_soak"
 np=4
-secs=${SCC_SOAK_SECONDS:-20}
+secs=${SCC_SOAK_SECONDS:-12}
 : "${SCC_TIMEOUT:=$((secs * 3 + 120))}"
 
 # shm_entries: the names in /dev/shm, one a line, sorted

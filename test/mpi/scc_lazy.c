@@ -170,6 +170,9 @@ int main(int argc, char **argv)
         gin = tb_alloc(big);
         gout = tb_alloc(big * (size_t) n);
         strided = malloc(2 * big);
+        if (NULL == strided) {
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
     }
 
     /* made, used CHURN_USES times, freed: dups and splits alike */

@@ -8,12 +8,16 @@
 /* Buffers the process keeps while no call uses them: the largest, at most this many (a call
  * leases up to 7 scratch buffers, its messages' copies and a block read). */
 #define SCC_LEASE_IDLE 8
+/* ... and of at most this many bytes together: a buffer that would pass it is freed (one
+ * call's gigabyte is not kept for the rest of the job) */
+#define SCC_LEASE_IDLE_BYTES ((size_t) 64 << 20)
 
 static struct {
     void *ptr;
     size_t bytes;
 } scc_idle[SCC_LEASE_IDLE];
 static int scc_nidle;
+static size_t scc_idle_bytes;
 static pthread_mutex_t scc_idle_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A buffer of at least `bytes`: the smallest idle one that fits, else a new one (an idle one
@@ -39,6 +43,7 @@ void *scc_lease(size_t bytes, size_t *got)
     if (best >= 0) {
         p = scc_idle[best].ptr;
         *got = scc_idle[best].bytes;
+        scc_idle_bytes -= *got;
         scc_idle[best] = scc_idle[--scc_nidle];
     }
     pthread_mutex_unlock(&scc_idle_lock);
@@ -55,7 +60,8 @@ void *scc_lease(size_t bytes, size_t *got)
 }
 
 /* Gives a leased buffer back: kept idle, unless the idle ones are as many as kept and none is
- * smaller (then it is freed; else the smallest is). */
+ * smaller (then it is freed; else the smallest is), or it would take the idle ones past
+ * SCC_LEASE_IDLE_BYTES. */
 void scc_unlease(void *p, size_t bytes)
 {
     void *drop = p;
@@ -70,11 +76,21 @@ void scc_unlease(void *p, size_t bytes)
         }
         at = scc_idle[at].bytes < bytes ? at : -1;
     }
+    if (at >= 0 && scc_idle_bytes - (at < scc_nidle ? scc_idle[at].bytes : 0) + bytes
+                       > SCC_LEASE_IDLE_BYTES) {
+        at = -1;
+    }
     if (at >= 0) {
-        drop = at < scc_nidle ? scc_idle[at].ptr : NULL;
-        scc_nidle += at == scc_nidle;
+        if (at < scc_nidle) {
+            drop = scc_idle[at].ptr;
+            scc_idle_bytes -= scc_idle[at].bytes;
+        } else {
+            drop = NULL;
+            scc_nidle++;
+        }
         scc_idle[at].ptr = p;
         scc_idle[at].bytes = bytes;
+        scc_idle_bytes += bytes;
     }
     pthread_mutex_unlock(&scc_idle_lock);
     free(drop);
@@ -121,5 +137,6 @@ void scc_lease_close(void)
         free(scc_idle[i].ptr);
     }
     scc_nidle = 0;
+    scc_idle_bytes = 0;
     pthread_mutex_unlock(&scc_idle_lock);
 }

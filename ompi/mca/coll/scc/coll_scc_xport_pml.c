@@ -327,12 +327,16 @@ int scc_pml_recv(scc_xport_t *x, int peer, void *buf, size_t len)
         }
     }
     if (OPAL_UNLIKELY(0 != x->fail)) {
-        /* my call failed: the message is only taken, into the bounce buffer (a receive
-           that truncates a large message is not safe with every btl: single-copy gets
-           read it whole) */
-        (void) scc_lease_room((void **) &x->bounce, &x->bounce_bytes, len);
-        rc = MCA_PML_CALL(irecv(x->bounce, len <= x->bounce_bytes ? len : 0, MPI_BYTE, peer,
-                                x->pml_tag, x->comm, &req));
+        /* my call failed: the message is only taken, into the bounce buffer, or where
+           memory is missing (what made the call fail, perhaps) a drain buffer of the
+           process's, whose bytes nobody reads (a receive that truncates a large message is
+           not safe with every btl: single-copy gets read it whole) */
+        static char drain[65536];
+        void *into = scc_lease_room((void **) &x->bounce, &x->bounce_bytes, len) ? x->bounce
+                                                                                  : drain;
+        size_t room = into == drain ? sizeof(drain) : x->bounce_bytes;
+        rc = MCA_PML_CALL(irecv(into, len <= room ? len : 0, MPI_BYTE, peer, x->pml_tag,
+                                x->comm, &req));
         if (OMPI_SUCCESS == rc) {
             (void) scc_pml_wait(x, &req, &st);
         }

@@ -6,8 +6,8 @@
 #
 # Builds the component, the unit tests and the MPI test programs with
 # -fsanitize=address,undefined -fno-omit-frame-pointer -g -O1 in a build of their own
-# ($SCC_SANITIZE_BUILDDIR, default build/sanitize), then runs the unit tests (leak checking
-# on) and the MPI tests colls.sh, nbc.sh (tasks on their own stacks, told to the sanitizer),
+# ($SCC_SANITIZE_BUILDDIR, default build/sanitize), then runs the unit tests (a job per
+# core, leak checking on) and the MPI tests colls.sh, nbc.sh (tasks on their own stacks, told to the sanitizer),
 # matrix.sh at 2 and 3 processes (SCC_TEST_NP; the cases of more run at 3), sig.sh (the
 # type-signature variants: packing, zero-size types, in place) and soak.sh
 # for 10 + 5 s (SCC_SOAK_SECONDS; hundreds of iterations under ASan: more only repeat them;
@@ -64,7 +64,7 @@ units=$(printf 'scc-print-units:\n\t@echo $(unit_tests)\n' |
 [ -n "$units" ] || die "no unit tests found in $b/Makefile"
 
 ASAN_OPTIONS="detect_leaks=1:$asan_opts" \
-    make check TESTS="$units" > make-check-unit.out 2>&1
+    make -j"$(nproc)" check TESTS="$units" > make-check-unit.out 2>&1
 rc_unit=$?
 t2=$(date +%s)
 

@@ -7,9 +7,9 @@
 # Builds the component, the unit tests and the MPI test programs with
 # -fsanitize=address,undefined -fno-omit-frame-pointer -g -O1 in a build of their own
 # ($SCC_SANITIZE_BUILDDIR, default build/sanitize), then runs the unit tests (a job per
-# core, leak checking on) and the MPI tests colls.sh, nbc.sh (tasks on their own stacks, told to the sanitizer),
-# matrix.sh at 2 and 3 processes (SCC_TEST_NP; the cases of more run at 3), sig.sh (the
-# type-signature variants: packing, zero-size types, in place) and soak.sh
+# core, leak checking on) and the MPI tests colls.sh, nbc.sh (tasks on their own stacks,
+# told to the sanitizer), matrix.sh at 2 and 3 processes (SCC_TEST_NP; the cases of more run
+# at 3), sig.sh (the type-signature variants: packing, zero-size types, in place) and soak.sh
 # for 10 + 5 s (SCC_SOAK_SECONDS; hundreds of iterations under ASan: more only repeat them;
 # without its memory bounds: ASan's allocator keeps freed memory in quarantine).  The MPI tests run reduced (SCC_TEST_REDUCED=1: every kind of case,
 # fewer sizes and roots) with messages up to 70000 bytes (SCC_TEST_MAXBYTES: past every slot

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/mca/base/mca_base_var_enum.h"
@@ -309,8 +310,14 @@ static int scc_open(void)
 
 static int scc_close(void)
 {
+    uint64_t lent, fresh;
+
     mca_coll_scc_task_close();
-    scc_lease_close();
+    scc_lease_close(&lent, &fresh);
+    if (lent > 0) {
+        SCC_VERBOSE(2, "coll:scc: process %d: %llu buffers lent for calls, %llu of them new",
+                    (int) getpid(), (unsigned long long) lent, (unsigned long long) fresh);
+    }
     mca_coll_scc_topo_close();
     mca_coll_scc_topo_nodes_close();
     mca_coll_scc_record_close();

@@ -39,26 +39,39 @@ static int scc_send_pieces(scc_xport_t *x, uint32_t base, int d, size_t from, co
     return rc;
 }
 
-/* Receives pieces from..npieces of len bytes from peer into buf; after an error the rest is
+/* Receives pieces from..npieces of len bytes from peer into buf, which lies at byte at of
+ * view v (unpacked as they come: the view is there already); after an error the rest is
  * still taken, so that the sender does not wait for its slots. */
 static int scc_recv_pieces(scc_xport_t *x, int peer, uint32_t base, int d, size_t from,
-                           char *buf, size_t len, scc_view_t *v)
+                           char *buf, size_t len, scc_view_t *v, size_t at)
 {
     int rc = OMPI_SUCCESS;
     for (size_t k = from, off = from * x->slot_size; off < len; ++k, off += x->slot_size) {
         scc_xport_note(x, &rc, scc_xport_recv(x, peer, scc_piece_tag(base, k, x->size, d),
                                               buf + off, scc_min(x->slot_size, len - off)));
         if (OMPI_SUCCESS == rc) {
-            scc_view_to(v, off + x->slot_size);     /* (v: unpacked as it comes) */
+            scc_view_to(v, at + scc_min(off + x->slot_size, len));
         }
     }
     return rc;
 }
 
+/* Whether rank i's part came single copy (its bit in single, noted from its first header;
+ * beyond SCC_WAY_RANKS the size rule every sender keeps to there). */
+static inline bool scc_came_single(const uint64_t *single, int i, bool rule)
+{
+    return i < SCC_WAY_RANKS ? 0 != (single[i / 64] & ((uint64_t) 1 << (i % 64))) : rule;
+}
+
 /* ------------------------------------------------------------ gather(v) */
 
 /* Every sender publishes its part single-copy or in slot pieces (tags k, one sender per
- * slot region); the root takes the first of each as they arrive, the rest in rank order. */
+ * slot region); the root takes the first of each as they arrive, the rest in rank order,
+ * each unpacked piece by piece where its view is not contiguous.  A sender whose own view
+ * is not contiguous sends pieces where the rule says single copy (it would pack the whole
+ * part first, and the root would read it whole, then unpack it: three passes over memory
+ * where pieces make one, in cache), and so does a sender whose call failed (its poisoned
+ * pieces then end the root's wait): the root learns the way from the first header. */
 int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t sbytes,
                               char *rbuf, const scc_parts_t *parts, int root, scc_view_t *v)
 {
@@ -69,7 +82,9 @@ int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t
     if (x->rank != root) {
         if (0 == sbytes) {
             /* nothing to publish: the root knows */
-        } else if (scc_single_copy_gather(x, sbytes)) {
+        } else if (scc_single_copy_gather(x, sbytes)
+                   && ((0 == x->fail && (NULL == v || !v->lazy))
+                       || x->rank >= SCC_WAY_RANKS)) {
             scc_view_ready(x, v, sbytes);
             scc_xport_note(x, &rc, scc_xport_expose(x, 0, sbuf, sbytes, 1, NULL, 0));
         } else {
@@ -78,18 +93,20 @@ int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t
     } else {
         size_t mine = scc_part_len(parts, root);
         char *at = rbuf + scc_part_off(parts, root);
+        uint64_t single[SCC_WAY_RANKS / 64] = { 0 };
         if (NULL != sbuf && sbytes != mine) {
             rc = MPI_ERR_TRUNCATE;
         } else if (NULL != sbuf && sbuf != at && mine > 0) {
             SCC_TRACED(SCC_PH_COPY, mine, memcpy(at, sbuf, mine));
         }
-        scc_xport_note(x, &rc, scc_take_arrivals(x, 0, 0, rbuf, parts, x->slot_size, NULL));
+        scc_xport_note(x, &rc, scc_take_arrivals(x, 0, 0, rbuf, parts, x->slot_size, single));
         for (int i = 0; i < x->size; ++i) {
             size_t len = scc_part_len(parts, i);
-            if (i != root && len > x->slot_size && !scc_single_copy_gather(x, len)) {
+            if (i != root && len > x->slot_size
+                && !scc_came_single(single, i, scc_single_copy_gather(x, len))) {
                 scc_xport_note(x, &rc,
                                scc_recv_pieces(x, i, 0, 0, 1, rbuf + scc_part_off(parts, i), len,
-                                               NULL));
+                                               v, scc_part_off(parts, i)));
             }
             /* (v: the parts lie in rank order, those before i are complete: unpacked
                while the next ones arrive; the root's own, without sbuf, is there) */
@@ -221,7 +238,9 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
         if (0 == len || table[2 * d]) {
             continue;
         }
-        if (scc_single_copy_blocks(x, len)) {
+        if (scc_single_copy_blocks(x, len) && (NULL == v || !v->lazy)) {
+            /* (a view not contiguous sends pieces, packed one by one: exposed, it would be
+               packed whole first, and read whole, then unpacked) */
             table[2 * d] = off;
             lo = scc_min(lo, off);
             hi = off + len > hi ? off + len : hi;
@@ -332,7 +351,7 @@ static int scc_scatterv_by_table(scc_xport_t *x, int root, scc_msg_hdr_t *h, cha
     }
     if (where & SCC_PART_PIECES) {
         if (OMPI_SUCCESS == rc) {
-            rc = scc_recv_pieces(x, root, 1 + n, me, 0, rbuf, len, v);
+            rc = scc_recv_pieces(x, root, 1 + n, me, 0, rbuf, len, v, 0);
         } else {
             /* the root sends them all the same: take them without data */
             for (size_t k = 0, off = 0; off < len; ++k, off += x->slot_size) {
@@ -376,7 +395,7 @@ static int scc_scatterv_take(scc_xport_t *x, int root, const scc_parts_t *parts,
         return OMPI_SUCCESS;    /* nothing comes */
     }
     if ((size_t) n * 2 * sizeof(uint64_t) > x->slot_size) {
-        return scc_recv_pieces(x, root, 1, me, 0, rbuf, rbytes, v);
+        return scc_recv_pieces(x, root, 1, me, 0, rbuf, rbytes, v, 0);
     }
     /* my part alone, or the table: the one my count says, or the other where the root's
        part is on the other side of the cutoff; the table goes first, and a part alone after
@@ -485,15 +504,6 @@ static bool scc_allgather_single(const scc_xport_t *x, const scc_ag_way_t *w, in
     return w->learnt >= 0 && len >= SCC_LEARN_MIN && SCC_WAY_SINGLE == w->learnt;
 }
 
-/* Whether rank i's part came single copy (its bit in single, beyond SCC_WAY_RANKS the
- * rule every sender keeps to there). */
-static inline bool scc_came_single(const scc_xport_t *x, const uint64_t *single, int i,
-                                   size_t len)
-{
-    return i < SCC_WAY_RANKS ? 0 != (single[i / 64] & ((uint64_t) 1 << (i % 64)))
-                             : scc_single_copy(x, len);
-}
-
 static inline uint64_t scc_now_ns(void)
 {
     struct timespec ts;
@@ -540,7 +550,7 @@ int mca_coll_scc_allgatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, cha
     scc_xport_note(x, &rc, scc_take_arrivals(x, 0, 0, rbuf, parts, x->slot_size, single));
     for (int i = 0; i < n; ++i) {
         size_t len = scc_part_len(parts, i);
-        if (!(i == me ? cma : scc_came_single(x, single, i, len))) {
+        if (!(i == me ? cma : scc_came_single(single, i, scc_single_copy(x, len)))) {
             pieces = scc_max(pieces, scc_npieces(x, len));
         }
     }
@@ -554,7 +564,7 @@ int mca_coll_scc_allgatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, cha
         for (int j = 1; j < n; ++j) {
             int i = (me + j) % n;
             size_t len = scc_part_len(parts, i);
-            if (off < len && !scc_came_single(x, single, i, len)) {
+            if (off < len && !scc_came_single(single, i, scc_single_copy(x, len))) {
                 scc_xport_note(x, &rc, scc_xport_recv(x, i, (uint32_t) k,
                                                       rbuf + scc_part_off(parts, i) + off,
                                                       scc_min(x->slot_size, len - off)));

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Up to this many bytes a buffer is better kept by its owner (no lock, no search). */
 #define SCC_LEASE_MIN 4096
@@ -25,7 +26,7 @@ bool scc_lease_room(void **buf, size_t *cap, size_t len);
 /* The call's end for such a buffer: a lent one goes back (*buf NULL, *cap 0). */
 void scc_lease_end(void **buf, size_t *cap);
 
-/* The component's end: frees the buffers kept. */
-void scc_lease_close(void);
+/* The component's end: frees the buffers kept; how many were lent, and of them new. */
+void scc_lease_close(uint64_t *lent, uint64_t *fresh);
 
 #endif /* MCA_COLL_SCC_LEASE_H */

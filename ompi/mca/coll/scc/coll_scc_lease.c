@@ -87,7 +87,8 @@ void scc_unlease(void *p, size_t bytes)
 
     pthread_mutex_lock(&scc_idle_lock);
     for (int i = 0; i < scc_nidle; ++i) {
-        if (now - scc_idle[i].since > SCC_LEASE_IDLE_NS) {
+        /* (another thread may have given one back after my clock read) */
+        if (now > scc_idle[i].since && now - scc_idle[i].since > SCC_LEASE_IDLE_NS) {
             old[nold++] = scc_idle[i].ptr;
             scc_idle_bytes -= scc_idle[i].bytes;
             scc_idle[i--] = scc_idle[--scc_nidle];

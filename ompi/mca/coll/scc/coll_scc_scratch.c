@@ -71,4 +71,3 @@ void mca_coll_scc_scratch_free(mca_coll_scc_module_t *m)
     }
     memset(m->scratch, 0, sizeof(m->scratch));
 }
-

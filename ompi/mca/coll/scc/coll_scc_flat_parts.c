@@ -173,6 +173,18 @@ static int scc_scatterv_alone(scc_xport_t *x, const char *sbuf, const scc_parts_
     return rc;
 }
 
+/* Piece k of rank d's part (tag base + k * n + d), packed first where v is not contiguous. */
+static int scc_scatterv_piece(scc_xport_t *x, scc_view_t *v, const char *sbuf,
+                              const scc_parts_t *parts, int d, size_t k, uint32_t base)
+{
+    size_t at = scc_part_off(parts, d) + k * x->slot_size;
+    size_t len = scc_min(x->slot_size, scc_part_len(parts, d) - k * x->slot_size);
+
+    scc_view_ready_at(x, v, at, at + len);
+    return scc_xport_send(x, scc_piece_tag(base, k, x->size, d), sbuf + at, len, 1, false,
+                          NULL);
+}
+
 /* A reader knows its own part's size, not where it lies: small parts go alone (above);
  * for the others the root publishes a table, an entry per rank (the parts sent alone
  * marked), in one message (tag 0) with the parts that fit beside it, which every rank with
@@ -212,13 +224,7 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
                 size_t len = scc_part_len(parts, d), off = k * x->slot_size;
                 if (d != me && off < len) {
                     any = true;
-                    scc_view_ready_at(x, v, scc_part_off(parts, d) + off,
-                                      scc_part_off(parts, d) + off + scc_min(x->slot_size,
-                                                                             len - off));
-                    scc_xport_note(x, &rc, scc_xport_send(x, scc_piece_tag(1, k, n, d),
-                                                          sbuf + scc_part_off(parts, d) + off,
-                                                          scc_min(x->slot_size, len - off), 1,
-                                                          false, NULL));
+                    scc_xport_note(x, &rc, scc_scatterv_piece(x, v, sbuf, parts, d, k, 1));
                 }
             }
             if (!any) {
@@ -289,13 +295,7 @@ static int scc_scatterv_give(scc_xport_t *x, mca_coll_scc_module_t *m, const cha
         for (int d = 0; d < n; ++d) {
             size_t len = table[2 * d + 1], off = k * x->slot_size;
             if ((table[2 * d] & SCC_PART_PIECES) && off < len) {
-                scc_view_ready_at(x, v, scc_part_off(parts, d) + off,
-                                  scc_part_off(parts, d) + off + scc_min(x->slot_size,
-                                                                         len - off));
-                scc_xport_note(x, &rc, scc_xport_send(x, scc_piece_tag(1 + n, k, n, d),
-                                                      sbuf + scc_part_off(parts, d) + off,
-                                                      scc_min(x->slot_size, len - off), 1,
-                                                      false, NULL));
+                scc_xport_note(x, &rc, scc_scatterv_piece(x, v, sbuf, parts, d, k, 1 + n));
             }
         }
     }

@@ -3,7 +3,8 @@
 # scc_colls in its nonblocking form (scc_colls i: MPI_Ibcast ... then a wait or a test loop)
 # and its persistent form (scc_colls init: MPI_Bcast_init, MPI_Start, wait), each checked
 # element by element, the counters showing scc's algorithms under the forms' own names and no
-# fallback; scc_nbc's application patterns (many outstanding, every order of ending, two
+# fallback, some calls ending where they were tried on their caller's stack and some going on
+# as tasks (and none tried with coll_scc_nbc_try 0); scc_nbc's application patterns (many outstanding, every order of ending, two
 # communicators, starts that must not wait for the other ranks, blocking calls between,
 # requests and datatypes freed early, persistent requests started thousands of times and
 # decided once, v-collectives whose argument arrays the caller let go of at the call, two
@@ -28,6 +29,13 @@ forms_served() {
     [ -z "$_miss" ]
 }
 
+# tries_both LOG: on MPI_COMM_WORLD some nonblocking calls ended where they were tried (on
+# their caller's stack) and some went on as tasks after their try (coll_scc_nbc_try)
+tries_both() {
+    grep -aq "(MPI_COMM_WORLD) rank [0-9]* size [0-9]*: nonblocking calls ended on their caller's stack [1-9]" "$1" \
+        && grep -aq "(MPI_COMM_WORLD) rank [0-9]* size [0-9]*: nonblocking calls .* run as tasks [1-9]" "$1"
+}
+
 for form in i init; do
     pre="" post=""
     [ $form = i ] && pre=i
@@ -37,8 +45,8 @@ for form in i init; do
         scc_run "$log" "$np" -- "$colls" $form
         rc=$?
         run_ok "$log" $rc "$np"
-        forms_served "$log" "$np" "$pre" "$post"
-        tap_check $? "scc_colls $form, np=$np: all 17 collectives as ${pre}<name>${post} served by scc on MPI_COMM_WORLD, none by the fallback" "$log"
+        forms_served "$log" "$np" "$pre" "$post" && { [ $form = init ] || tries_both "$log"; }
+        tap_check $? "scc_colls $form, np=$np: all 17 collectives as ${pre}<name>${post} served by scc on MPI_COMM_WORLD, none by the fallback$([ $form = i ] && echo "; some ended where tried, some went on as tasks")" "$log"
     done
     # the v-variants' cases (every root, zero and uneven counts, gaps, in place) in the form
     log="$SCC_LOGDIR/nbc-colls-v-$form.log"
@@ -48,6 +56,14 @@ for form in i init; do
     scc_served "$log" 4 MPI_COMM_WORLD " ${pre}gatherv${post}:flat=[1-9].* ${pre}scatterv${post}:flat=[1-9].* ${pre}allgatherv${post}:flat=[1-9]"
     tap_check $? "scc_colls $form v: gatherv, scatterv, allgatherv in the form served by flat" "$log"
 done
+
+# Without the try (coll_scc_nbc_try 0) every nonblocking call is a task from its start
+log="$SCC_LOGDIR/nbc-colls-i-notry.log"
+scc_run "$log" 3 --mca coll_scc_nbc_try 0 -- "$colls" i
+rc=$?
+run_ok "$log" $rc 3
+forms_served "$log" 3 i "" && ! grep -aq "nonblocking calls ended on their caller's stack" "$log"
+tap_check $? "scc_colls i, np=3, coll_scc_nbc_try 0: all 17 collectives as i<name> served by scc, none tried" "$log"
 
 # A forced algorithm holds in every form: DOPL for broadcasts, the NoC_Msg barrier
 log="$SCC_LOGDIR/nbc-forced.log"

@@ -13,6 +13,7 @@
 #include "coll_scc_select.h"
 #include "coll_scc_sched.h"
 #include "coll_scc_topo.h"
+#include "coll_scc_xport_try.h"
 
 BEGIN_C_DECLS
 
@@ -117,6 +118,12 @@ typedef struct mca_coll_scc_module_t {
     struct ompi_request_t *task_sub;
     struct mca_coll_scc_module_t *q_next;
     bool q_listed;
+    /* a nonblocking call tried on its caller's stack is running (coll_scc_icolls.c); how
+       many tries ended there and how many went on as tasks (verbose 2) */
+    bool trying;
+    uint64_t tries[2];
+    uint64_t *counted;                  /* the counter the last call counted in (verbose 2) */
+    uint64_t try_ncalls;                /* ncalls before the try (an abandoned one undoes) */
     /* the collective of the running call and the algorithm picked (diagnostics) */
     scc_coll_t cur_coll;
     scc_alg_t cur_alg;
@@ -243,9 +250,15 @@ static inline void mca_coll_scc_scratch_return(mca_coll_scc_module_t *m)
 
 static inline void mca_coll_scc_count(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t a)
 {
+    if (SCC_ALG_FALLBACK == a && OPAL_UNLIKELY(m->trying)) {
+        /* a tried call the fallback must serve: abandoned before anything is counted (the
+           fallback runs in its task) */
+        scc_try_abort(m->xp);
+    }
     m->ncalls++;
     if (NULL != m->calls) {
-        m->calls[m->form][c][a]++;
+        m->counted = &m->calls[m->form][c][a];
+        ++*m->counted;
     }
 }
 

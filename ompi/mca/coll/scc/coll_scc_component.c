@@ -223,6 +223,7 @@ static void scc_check_params(void)
         [SCC_PARAM_TASK_STACK] = &mca_coll_scc_task_stack,
         [SCC_PARAM_MANY_MIN] = &cs->many_min,
         [SCC_PARAM_CMA_ADAPT] = &cs->cma_adapt,
+        [SCC_PARAM_NBC_TRY] = &cs->nbc_try,
     };
     char why[320], given[64], used[64], name[64];
     int fanout[8], n, C, R;
@@ -472,6 +473,12 @@ int mca_coll_scc_register_params(void)
         "code runs on a stack of its own, reserved, touched only as deep as it goes): 65536 "
         "to 67108864, in pages",
         OPAL_INFO_LVL_9, &mca_coll_scc_task_stack, 262144);
+    mca_coll_scc_reg_int("nbc_try",
+        "A nonblocking call first runs on its caller's stack, what other processes would see "
+        "of it held back: where every peer it waits for is there already it ends before it "
+        "returns, without a task; at its first wait that is not answered at once it starts "
+        "over as a task (1, the default); 0: always a task",
+        OPAL_INFO_LVL_6, &cs->nbc_try, 1);
     (void) mca_coll_scc_agree_register_params();
     (void) mca_coll_scc_trace_register_params();
     return mca_coll_scc_xport_register_params();

@@ -4,14 +4,70 @@
  * one decides at its first start that finds the communicator set up (a communicator set up
  * stays so) and only runs that decision at every start after it. */
 #include "coll_scc_task.h"
+#include "coll_scc_xport_slots.h"
 
 #define SCC_UNPAREN(...) __VA_ARGS__
+
+/* True when a nonblocking call may first be tried on its caller's stack
+ * (coll_scc_xport_try.h): nothing started before it on the communicator, which is set up. */
+static inline bool scc_try_takes(mca_coll_scc_module_t *m)
+{
+    return 0 != mca_coll_scc_config.nbc_try && SCC_STATE_ACTIVE == m->state
+           && NULL == m->q_head && NULL == m->cur_fiber && scc_try_possible(m->xp);
+}
+
+/* Before a tried call (its sigsetjmp returned 0): its transport holds back what it does. */
+static inline void scc_try_enter(mca_coll_scc_module_t *m, scc_try_t *tr)
+{
+    scc_try_start(m->xp, tr);
+    m->try_ncalls = m->ncalls;
+    m->trying = true;
+    m->form = SCC_FORM_I;
+}
+
+/* After it: ended (its held-back effects go out), or abandoned (what it leased goes back,
+ * its count is undone -- its task counts it; the transport restored itself). */
+static inline void scc_try_leave(mca_coll_scc_module_t *m, bool ended)
+{
+    m->trying = false;
+    m->form = SCC_FORM_B;
+    if (ended) {
+        scc_try_commit(m->xp);
+    } else {
+        mca_coll_scc_scratch_return(m);
+        if (m->ncalls != m->try_ncalls) {
+            m->ncalls = m->try_ncalls;
+            if (NULL != m->counted) {
+                --*m->counted;
+            }
+        }
+    }
+    m->tries[!ended]++;
+}
+
+/* A nonblocking entry's try of CALL, its blocking call: returns from the entry where the
+ * call ended (its request the empty one, as a task's that ends at its start), else goes on
+ * to the task. */
+#define SCC_TRY(m, request, KEEPS, CALL)                                         \
+    if ((KEEPS) && scc_try_takes(m)) {                                           \
+        scc_try_t tr;                                                            \
+        if (0 == sigsetjmp(tr.env, 0)) {                                         \
+            int rc;                                                              \
+            scc_try_enter((m), &tr);                                             \
+            rc = (CALL);                                                         \
+            scc_try_leave((m), true);                                            \
+            *(request) = &ompi_request_empty;                                    \
+            return rc;                                                           \
+        }                                                                        \
+        scc_try_leave((m), false);                                               \
+    }
+
 typedef struct ompi_datatype_t scc_dt_t;
 
 /* The nonblocking and the persistent entry point of collective `name`, whose task runs
  * scc_run_##name: PARAMS are the blocking call's parameters before the communicator, ARGS
  * their names, FILL saves them into the task's arguments a. */
-#define SCC_ENTRIES_OF(name, PARAMS, ARGS, FILL)                                 \
+#define SCC_ENTRIES_OF(name, KEEPS, PARAMS, ARGS, FILL)                          \
     int mca_coll_scc_i##name(SCC_UNPAREN PARAMS, struct ompi_communicator_t *comm, \
                              ompi_request_t **request, mca_coll_base_module_t *module) \
     {                                                                            \
@@ -22,6 +78,7 @@ typedef struct ompi_datatype_t scc_dt_t;
             return m->prev_i##name.fn(SCC_UNPAREN ARGS, comm, request,           \
                                       m->prev_i##name.module);                   \
         }                                                                        \
+        SCC_TRY(m, request, KEEPS, mca_coll_scc_##name(SCC_UNPAREN ARGS, comm, module)) \
         if (NULL == (t = mca_coll_scc_task_new())) {                             \
             return OMPI_ERR_OUT_OF_RESOURCE;                                     \
         }                                                                        \
@@ -68,6 +125,10 @@ static void scc_keep(mca_coll_scc_task_t *t, struct ompi_communicator_t *comm, u
                            what & (SCC_KEEP_ST | SCC_KEEP_RT) ? 2 : 0);
 }
 
+/* A call that writes its output where its input is (MPI_IN_PLACE of the reductions and the
+ * alltoalls) would start over as a task from input a try may have changed: not tried. */
+#define SCC_KEEPS_INPUT (MPI_IN_PLACE != sbuf)
+
 /* A persistent start: decides at the first start that finds the communicator set up (decide
  * fills t->call), then runs the decision (go); OMPI_ERR_NOT_AVAILABLE: the fallback serves it
  * (at every start after too). */
@@ -96,7 +157,7 @@ static inline int scc_start_decided(mca_coll_scc_task_t *t, scc_coll_t c, scc_de
  * nonblocking, the blocking call; persistent, its decision run, or the fallback (its
  * nonblocking call, waited for as a task waits).  RUN: the blocking call's arguments read
  * back from the task's a. */
-#define SCC_FORMS_DECIDED(name, c, PARAMS, ARGS, RUN, FILL)                     \
+#define SCC_FORMS_DECIDED(name, c, KEEPS, PARAMS, ARGS, RUN, FILL)              \
     static int scc_run_##name(mca_coll_scc_task_t *t)                           \
     {                                                                            \
         scc_task_args_t *a = &t->a;                                              \
@@ -111,7 +172,7 @@ static inline int scc_start_decided(mca_coll_scc_task_t *t, scc_coll_t c, scc_de
         mca_coll_scc_count(t->m, c, SCC_ALG_FALLBACK);                           \
         return SCC_FALLBACK(t->m, name, SCC_UNPAREN RUN, t->comm);               \
     }                                                                            \
-    SCC_ENTRIES_OF(name, PARAMS, ARGS, FILL)
+    SCC_ENTRIES_OF(name, KEEPS, PARAMS, ARGS, FILL)
 
 /* The reductions of one vector: one decision (coll_scc_reduction.c) */
 static void scc_decide_reduction(mca_coll_scc_task_t *t, scc_coll_t c)
@@ -260,13 +321,13 @@ static int scc_go_barrier(mca_coll_scc_task_t *t)
     return mca_coll_scc_barrier_go(t->m, t->call.alg);
 }
 
-SCC_FORMS_DECIDED(bcast, SCC_COLL_BCAST,
+SCC_FORMS_DECIDED(bcast, SCC_COLL_BCAST, true,
                   (void *buff, int count, scc_dt_t *dtype, int root),
                   (buff, count, dtype, root),
                   (a->rbuf, a->scount, a->sdt, a->root),
                   a->rbuf = buff; a->scount = count; a->sdt = dtype; a->root = root;)
 
-SCC_FORMS_DECIDED(reduce, SCC_COLL_REDUCE,
+SCC_FORMS_DECIDED(reduce, SCC_COLL_REDUCE, SCC_KEEPS_INPUT,
                   (const void *sbuf, void *rbuf, int count, scc_dt_t *dtype,
                    struct ompi_op_t *op, int root),
                   (sbuf, rbuf, count, dtype, op, root),
@@ -283,15 +344,17 @@ SCC_FORMS_DECIDED(reduce, SCC_COLL_REDUCE,
 #define SCC_REDUCTION_FILL                                                       \
     a->sbuf = sbuf; a->rbuf = rbuf; a->scount = count; a->sdt = dtype; a->op = op; a->root = 0;
 #define SCC_FORMS_REDUCTION(name, c)                                             \
-    SCC_FORMS_DECIDED(name, c, SCC_REDUCTION_PARAMS, SCC_REDUCTION_ARGS, SCC_REDUCTION_RUN, \
+    SCC_FORMS_DECIDED(name, c, SCC_KEEPS_INPUT, SCC_REDUCTION_PARAMS, SCC_REDUCTION_ARGS,   \
+                      SCC_REDUCTION_RUN,                                         \
                       SCC_REDUCTION_FILL)
 SCC_FORMS_REDUCTION(allreduce, SCC_COLL_ALLREDUCE)
 SCC_FORMS_REDUCTION(scan, SCC_COLL_SCAN)
 SCC_FORMS_REDUCTION(exscan, SCC_COLL_EXSCAN)
-SCC_FORMS_DECIDED(reduce_scatter_block, SCC_COLL_REDUCE_SCATTER_BLOCK, SCC_REDUCTION_PARAMS,
+SCC_FORMS_DECIDED(reduce_scatter_block, SCC_COLL_REDUCE_SCATTER_BLOCK, SCC_KEEPS_INPUT,
+                  SCC_REDUCTION_PARAMS,
                   SCC_REDUCTION_ARGS, SCC_REDUCTION_RUN, SCC_REDUCTION_FILL)
 
-SCC_FORMS_DECIDED(reduce_scatter, SCC_COLL_REDUCE_SCATTER,
+SCC_FORMS_DECIDED(reduce_scatter, SCC_COLL_REDUCE_SCATTER, SCC_KEEPS_INPUT,
                   (const void *sbuf, void *rbuf, const int *rcounts, scc_dt_t *dtype,
                    struct ompi_op_t *op),
                   (sbuf, rbuf, rcounts, dtype, op),
@@ -300,20 +363,20 @@ SCC_FORMS_DECIDED(reduce_scatter, SCC_COLL_REDUCE_SCATTER,
                   a->op = op; a->scount = 0; scc_keep(t, comm, SCC_KEEP_RC);)
 
 /* Blocks of one size from every rank to every rank (alltoall, allgather) */
-#define SCC_FORMS_BLOCKS(name, c)                                                \
-    SCC_FORMS_DECIDED(name, c,                                                   \
+#define SCC_FORMS_BLOCKS(name, c, KEEPS)                                         \
+    SCC_FORMS_DECIDED(name, c, KEEPS,                                            \
                       (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, int rcount, \
                        scc_dt_t *rdtype),                                        \
                       (sbuf, scount, sdtype, rbuf, rcount, rdtype),              \
                       (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt),  \
                       a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf; \
                       a->rcount = rcount; a->rdt = rdtype;)
-SCC_FORMS_BLOCKS(alltoall, SCC_COLL_ALLTOALL)
-SCC_FORMS_BLOCKS(allgather, SCC_COLL_ALLGATHER)
+SCC_FORMS_BLOCKS(alltoall, SCC_COLL_ALLTOALL, SCC_KEEPS_INPUT)
+SCC_FORMS_BLOCKS(allgather, SCC_COLL_ALLGATHER, true)
 
 /* The same with a root (gather, scatter) */
 #define SCC_FORMS_ROOTED(name, c)                                                \
-    SCC_FORMS_DECIDED(name, c,                                                   \
+    SCC_FORMS_DECIDED(name, c, true,                                             \
                       (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, int rcount, \
                        scc_dt_t *rdtype, int root),                              \
                       (sbuf, scount, sdtype, rbuf, rcount, rdtype, root),        \
@@ -323,7 +386,7 @@ SCC_FORMS_BLOCKS(allgather, SCC_COLL_ALLGATHER)
 SCC_FORMS_ROOTED(gather, SCC_COLL_GATHER)
 SCC_FORMS_ROOTED(scatter, SCC_COLL_SCATTER)
 
-SCC_FORMS_DECIDED(gatherv, SCC_COLL_GATHERV,
+SCC_FORMS_DECIDED(gatherv, SCC_COLL_GATHERV, true,
                   (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, const int *rcounts,
                    const int *displs, scc_dt_t *rdtype, int root),
                   (sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype, root),
@@ -332,7 +395,7 @@ SCC_FORMS_DECIDED(gatherv, SCC_COLL_GATHERV,
                   a->rcounts = rcounts; a->rdispls = displs; a->rdt = rdtype; a->root = root;
                   scc_keep(t, comm, root == ompi_comm_rank(comm) ? SCC_KEEP_RC | SCC_KEEP_RD : 0);)
 
-SCC_FORMS_DECIDED(scatterv, SCC_COLL_SCATTERV,
+SCC_FORMS_DECIDED(scatterv, SCC_COLL_SCATTERV, true,
                   (const void *sbuf, const int *scounts, const int *displs, scc_dt_t *sdtype,
                    void *rbuf, int rcount, scc_dt_t *rdtype, int root),
                   (sbuf, scounts, displs, sdtype, rbuf, rcount, rdtype, root),
@@ -341,7 +404,7 @@ SCC_FORMS_DECIDED(scatterv, SCC_COLL_SCATTERV,
                   a->rbuf = rbuf; a->rcount = rcount; a->rdt = rdtype; a->root = root;
                   scc_keep(t, comm, root == ompi_comm_rank(comm) ? SCC_KEEP_SC | SCC_KEEP_SD : 0);)
 
-SCC_FORMS_DECIDED(allgatherv, SCC_COLL_ALLGATHERV,
+SCC_FORMS_DECIDED(allgatherv, SCC_COLL_ALLGATHERV, true,
                   (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, const int *rcounts,
                    const int *displs, scc_dt_t *rdtype),
                   (sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype),
@@ -350,7 +413,7 @@ SCC_FORMS_DECIDED(allgatherv, SCC_COLL_ALLGATHERV,
                   a->rcounts = rcounts; a->rdispls = displs; a->rdt = rdtype;
                   scc_keep(t, comm, SCC_KEEP_RC | SCC_KEEP_RD);)
 
-SCC_FORMS_DECIDED(alltoallv, SCC_COLL_ALLTOALLV,
+SCC_FORMS_DECIDED(alltoallv, SCC_COLL_ALLTOALLV, SCC_KEEPS_INPUT,
                   (const void *sbuf, const int *scounts, const int *sdispls, scc_dt_t *sdtype,
                    void *rbuf, const int *rcounts, const int *rdispls, scc_dt_t *rdtype),
                   (sbuf, scounts, sdispls, sdtype, rbuf, rcounts, rdispls, rdtype),
@@ -361,7 +424,7 @@ SCC_FORMS_DECIDED(alltoallv, SCC_COLL_ALLTOALLV,
                   scc_keep(t, comm, (MPI_IN_PLACE == sbuf ? 0 : SCC_KEEP_SC | SCC_KEEP_SD)
                                         | SCC_KEEP_RC | SCC_KEEP_RD);)
 
-SCC_FORMS_DECIDED(alltoallw, SCC_COLL_ALLTOALLW,
+SCC_FORMS_DECIDED(alltoallw, SCC_COLL_ALLTOALLW, SCC_KEEPS_INPUT,
                   (const void *sbuf, const int *scounts, const int *sdispls,
                    scc_dt_t *const *sdtypes, void *rbuf, const int *rcounts, const int *rdispls,
                    scc_dt_t *const *rdtypes),

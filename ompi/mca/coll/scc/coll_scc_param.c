@@ -63,6 +63,7 @@ const scc_param_rule_t scc_param_rules[SCC_PARAM_COUNT] = {
     [SCC_PARAM_MANY_MIN] = { "coll_scc_many_min", 0, 1 << 20, 0, 1, NULL },
     /* 0 the size rule, 1 learnt, 2 (tests) by rank */
     [SCC_PARAM_CMA_ADAPT] = { "coll_scc_cma_adapt", 0, 2, 0, 1, NULL },
+    [SCC_PARAM_NBC_TRY] = { "coll_scc_nbc_try", 0, 1, 0, 1, NULL },
 };
 
 long scc_param_fix(const scc_param_rule_t *r, long v, char *why, size_t len)

@@ -38,6 +38,7 @@ typedef enum {
     SCC_PARAM_TASK_STACK,
     SCC_PARAM_MANY_MIN,
     SCC_PARAM_CMA_ADAPT,
+    SCC_PARAM_NBC_TRY,
     SCC_PARAM_COUNT
 } scc_param_id_t;
 

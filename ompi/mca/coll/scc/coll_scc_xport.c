@@ -7,6 +7,7 @@
 #include "coll_scc_xport.h"
 #include "coll_scc_xport_pml.h"
 #include "coll_scc_xport_slots.h"
+#include "coll_scc_xport_try.h"
 #include "coll_scc_sched.h"
 
 #include <errno.h>
@@ -30,6 +31,9 @@ static inline scc_msg_hdr_t *scc_claim_slot(scc_xport_t *x, int slot)
     scc_msg_hdr_t *h = scc_hdr(x, x->rank, slot);
     uint32_t hi = scc_msg_call_hi(x);
 
+    if (OPAL_UNLIKELY(NULL != x->trying) && 0 != (x->trying->held >> slot & 1)) {
+        scc_try_abort(x);   /* (its message of this call is held back there) */
+    }
     scc_xport_wait_readers(x, slot);
     x->cma_pending &= ~(1ull << slot);
     /* the old id goes before the call's upper half shows (scc_hdr_is); written, never read:
@@ -43,12 +47,24 @@ static inline scc_msg_hdr_t *scc_claim_slot(scc_xport_t *x, int slot)
 
 /* Publishes message tag in my slot's header h: the old id withdrawn (a rank that looks at
  * headers of the call, scc_xport_shape_stuck, never takes the new fields for the old
- * message's), the fields with the call's shape, then the id (written last: a reader that
- * sees it sees the whole message), then the write-combining flush.  (The slot's last
- * message was read by all its readers: nobody waits for the old id.) */
+ * message's), the fields with the call's shape, then (scc_publish_id) the id, written last: a
+ * reader that sees it sees the whole message; then the write-combining flush.  (The slot's
+ * last message was read by all its readers: nobody waits for the old id.)  A try holds the
+ * id back (its own call may read the fields: its inline payload). */
+static inline void scc_publish_id(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint32_t tag,
+                                  int nreaders)
+{
+    x->expected[slot] += (uint32_t) nreaders;
+    scc_store64(&((scc_msg_hdr_t *) scc_wr(x, h, sizeof(*h)))->id, scc_msg_id(x, tag));
+    scc_mpb_flush(x);
+}
+
 static inline void scc_publish(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint32_t tag,
                                size_t len, uint32_t kind, const void *addr, int nreaders)
 {
+    if (OPAL_UNLIKELY(NULL != x->trying) && SCC_MSG_CMA == kind) {
+        scc_try_abort(x);   /* (its sender would wait for the readers at the end) */
+    }
     scc_msg_hdr_t *w = scc_wr(x, h, sizeof(*h));
 
     scc_store64(&w->id, SCC_MSG_ID_NONE);
@@ -62,8 +78,59 @@ static inline void scc_publish(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint3
     } else {
         w->addr = x->shape;
     }
-    x->expected[slot] += (uint32_t) nreaders;
-    scc_store64(&w->id, scc_msg_id(x, tag));
+    if (OPAL_UNLIKELY(NULL != x->trying)) {
+        scc_try_log_publish(x, slot, tag, nreaders);
+        return;
+    }
+    scc_publish_id(x, h, slot, tag, nreaders);
+}
+
+void scc_slot_publish_held(scc_xport_t *x, int slot, uint32_t tag, int nreaders)
+{
+    scc_publish_id(x, scc_hdr(x, x->rank, slot), slot, tag, nreaders);
+}
+
+/* ------------------------------------------------------------ tries (coll_scc_xport_try.h) */
+
+void scc_try_start(scc_xport_t *x, scc_try_t *t)
+{
+    if (x->nlater > 0) {
+        /* (what the call would settle at its first wait or its end: an abandoned try
+           then only drops acks of its own reads) */
+        scc_xport_flush_later(x, false);
+    }
+    t->x = x;
+    t->call = x->call;
+    t->bar_epoch = x->bar_epoch;
+    t->shape = x->shape;
+    t->met = x->met;
+    t->fail = x->fail;
+    t->shape_check = x->shape_check;
+    memcpy(t->traffic, x->traffic, sizeof(t->traffic));
+    t->held = 0;
+    t->n = 0;
+    x->trying = t;
+}
+
+void scc_try_commit(scc_xport_t *x)
+{
+    scc_try_t *t = x->trying;
+
+    x->trying = NULL;
+    for (int i = 0; i < t->n; ++i) {
+        const scc_try_op_t *op = &t->log[i];
+        switch (op->what) {
+        case SCC_TRY_PUBLISH:
+            scc_slot_publish_held(x, op->slot, op->tag, op->peer);
+            break;
+        case SCC_TRY_ACK:
+            scc_ack_put(x, op->peer, op->slot);
+            break;
+        case SCC_TRY_FLAG:
+            scc_flag_set(x, op->flag, op->value);
+            break;
+        }
+    }
     scc_mpb_flush(x);
 }
 
@@ -175,6 +242,9 @@ bool scc_xport_shape_stuck(scc_xport_t *x, unsigned *turns)
 int scc_cma_read(scc_xport_t *x, int peer, uint64_t addr, void *buf, size_t len)
 {
     size_t done = 0;
+    if (OPAL_UNLIKELY(NULL != x->trying)) {
+        scc_try_abort(x);   /* (single copy is for large messages: no try's business) */
+    }
     SCC_TRACE_T0(t0);
     while (done < len) {
         struct iovec local = { (char *) buf + done, len - done };
@@ -219,6 +289,9 @@ int scc_xport_take(scc_xport_t *x, int peer, uint32_t tag, scc_msg_hdr_t *h, boo
             return SCC_ERR_RESHAPE;
         }
         x->shape_check = false;
+    }
+    if (OPAL_UNLIKELY(NULL != x->trying) && SCC_MSG_CMA == h->kind) {
+        scc_try_abort(x);   /* (before its reader leases a buffer for it) */
     }
     if (OPAL_UNLIKELY(h->kind >= SCC_MSG_POISON || 0 != x->fail)) {
         *done = true;

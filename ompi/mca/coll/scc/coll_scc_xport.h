@@ -81,6 +81,8 @@ typedef struct scc_xport {
     struct scc_fiber *fiber;        /* the running call is a task's (coll_scc_task.c): its
                                        waits stop the task instead of spinning, after */
     unsigned fiber_spin;            /*   this many polls (a task its caller waits for) */
+    struct scc_try *trying;         /* the running call is tried on its caller's stack, its
+                                       effects held back (coll_scc_xport_try.h) */
     uint64_t cma_pending;           /* bitmask of my slots holding CMA descriptors */
     uint64_t bar_epoch;             /* barriers so far */
     void *backing;                  /* backend data (mapping, names) */

@@ -37,6 +37,7 @@
 #include "coll_scc_trace.h"
 #include "coll_scc_xport.h"
 #include "coll_scc_xport_order.h"
+#include "coll_scc_xport_try.h"
 #include "opal/runtime/opal_progress.h"
 
 BEGIN_C_DECLS
@@ -162,6 +163,10 @@ static inline char *scc_slot_wr(scc_xport_t *x, int slot, size_t len)
 /* Sets my flag *p (a line of my region only I write) to v and sends it on its way. */
 static inline void scc_flag_set(const scc_xport_t *x, volatile uint64_t *p, uint64_t v)
 {
+    if (OPAL_UNLIKELY(NULL != x->trying)) {
+        scc_try_log_flag(x->trying->x, p, v);
+        return;
+    }
     scc_store64((volatile uint64_t *) scc_wr(x, p, sizeof(*p)), v);
     scc_mpb_flush(x);
 }
@@ -180,6 +185,10 @@ static inline void scc_cpu_relax(void)
  * node is oversubscribed. */
 static inline void scc_pause(const scc_xport_t *x, unsigned *spins)
 {
+    if (OPAL_UNLIKELY(NULL != x->trying)) {
+        scc_try_wait_turn(x->trying, spins);    /* (or the try is abandoned) */
+        return;
+    }
     if (OPAL_UNLIKELY(NULL != x->fiber)) {
         /* a task: the progress loop that resumed it goes on (and resumes it again); when
            its caller waits for it (MPI_Wait resumes it again and again), it polls a little
@@ -220,6 +229,10 @@ void scc_xport_flush_later(scc_xport_t *x, bool only_old);
 /* Counts one more message read from peer's slot in my ack line there (not flushed). */
 static inline void scc_ack_put(scc_xport_t *x, int peer, int slot)
 {
+    if (OPAL_UNLIKELY(NULL != x->trying)) {
+        scc_try_log_ack(x, peer, slot);
+        return;
+    }
     uint32_t v = ++x->acks[(size_t) peer * x->nslots + slot];
     volatile uint32_t *line = scc_ackline(x, peer, x->rank);
     scc_store32((volatile uint32_t *) scc_wr(x, &line[slot], sizeof(uint32_t)), v);
@@ -421,6 +434,18 @@ static inline const char *scc_xport_data(const scc_xport_t *x, int peer, uint32_
  * where to write its len bytes (NULL if they do not fit); then publish it. */
 char *scc_xport_send_slot(scc_xport_t *x, uint32_t tag, size_t len);
 void scc_xport_send_publish(scc_xport_t *x, uint32_t tag, size_t len, int nreaders);
+
+/* Publishes the message a try held back in my slot (scc_try_commit): its id goes out. */
+void scc_slot_publish_held(scc_xport_t *x, int slot, uint32_t tag, int nreaders);
+
+/* Tries (coll_scc_xport_try.h).  True when a call on x may be tried (the shm transport on one
+ * node, no other thread, no failed or checked call). */
+bool scc_try_possible(const scc_xport_t *x);
+/* Starts a try on x: settles acks owed from earlier calls (they may go out any time), saves
+ * what an abandoned try restores, and holds back x's effects from here on. */
+void scc_try_start(scc_xport_t *x, scc_try_t *t);
+/* The try reached its end: its log goes out in order, x runs untried again. */
+void scc_try_commit(scc_xport_t *x);
 
 /* The slot engine's operations (coll_scc_xport.c), in the tables of shm and mpb. */
 int scc_slot_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,

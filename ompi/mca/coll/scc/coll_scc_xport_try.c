@@ -1,0 +1,60 @@
+/* coll_scc_xport_try.c: a call tried on its caller's stack -- the log of what it holds back,
+ * and its abandon (coll_scc_xport_try.h; its start and commit are the slot engine's,
+ * coll_scc_xport.c). */
+#include <string.h>
+
+#include "coll_scc_xport_slots.h"
+#include "coll_scc_xport_try.h"
+
+void scc_try_abort(scc_xport_t *x)
+{
+    scc_try_t *t = x->trying;
+
+    x->trying = NULL;
+    x->call = t->call;
+    x->bar_epoch = t->bar_epoch;
+    x->shape = t->shape;
+    x->met = t->met;
+    x->fail = t->fail;
+    x->shape_check = t->shape_check;
+    memcpy(x->traffic, t->traffic, sizeof(t->traffic));
+    /* the reads it made are read again by the task: their acks owed are dropped (none was
+       owed at its start) */
+    x->nlater = 0;
+    siglongjmp(t->env, 1);
+}
+
+static scc_try_op_t *scc_try_next(scc_xport_t *x)
+{
+    scc_try_t *t = x->trying;
+    if (t->n == SCC_TRY_LOG) {
+        scc_try_abort(x);
+    }
+    return &t->log[t->n++];
+}
+
+void scc_try_log_publish(scc_xport_t *x, int slot, uint32_t tag, int nreaders)
+{
+    scc_try_op_t *op = scc_try_next(x);
+    op->what = SCC_TRY_PUBLISH;
+    op->slot = slot;
+    op->peer = nreaders;
+    op->tag = tag;
+    x->trying->held |= 1ull << slot;
+}
+
+void scc_try_log_ack(scc_xport_t *x, int peer, int slot)
+{
+    scc_try_op_t *op = scc_try_next(x);
+    op->what = SCC_TRY_ACK;
+    op->peer = peer;
+    op->slot = slot;
+}
+
+void scc_try_log_flag(scc_xport_t *x, volatile uint64_t *p, uint64_t v)
+{
+    scc_try_op_t *op = scc_try_next(x);
+    op->what = SCC_TRY_FLAG;
+    op->flag = p;
+    op->value = v;
+}

@@ -113,6 +113,11 @@ char *scc_view_begin(mca_coll_scc_module_t *m, scc_view_t *v, bool in, const voi
         v->done = bytes;
         return v->bytes = (char *) buf + lb;
     }
+    if (OPAL_UNLIKELY(m->trying)) {
+        /* a tried call (coll_scc_xport_try.h) abandoned where it stops could not destruct
+           the convertor this view holds until its end: the call is a task from the start */
+        scc_try_abort(m->xp);
+    }
     v->done = 0;
     v->bytes = mca_coll_scc_scratch(m, in ? SCC_SCRATCH_IN : SCC_SCRATCH_OUT, bytes + 1);
     if (NULL == v->bytes) {

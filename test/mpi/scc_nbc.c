@@ -3,7 +3,8 @@
  * allows (in order, reversed, by MPI_Testsome, each rank its own way), mixed with blocking
  * collectives and with point-to-point messages that a blocking start would deadlock on,
  * requests freed while active, datatypes and communicators freed right after the start,
- * persistent requests started thousands of times and by MPI_Startall; with -t, also two
+ * persistent requests started thousands of times and by MPI_Startall, a sparse alltoallv whose
+ * last rank to start can end it at once; with -t, also two
  * threads at once, each with its communicator (MPI_THREAD_MULTIPLE).  Every result checked
  * element by element. */
 #include <pthread.h>
@@ -192,6 +193,60 @@ static void start_is_local(MPI_Comm comm, int kind, int count)
     }
     MPI_Wait(&o.req, MPI_STATUS_IGNORE);
     op_check(&o, comm, "start before the chain of sends");
+}
+
+/* A sparse alltoallv whose last rank to start finds everything it reads there: rank 0 reads
+ * from the last rank only and starts after all others (each tells it so once started), so its
+ * call can end where it starts -- over pairwise rounds, each a call of its own on the
+ * transport, the messages of every round must go out under their own round. */
+static void sparse_last(MPI_Comm comm, int count)
+{
+    int n, me, token = 0;
+    MPI_Request r;
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &me);
+    if (n < 3) {
+        return;
+    }
+    int *sc = calloc((size_t) n, sizeof(int)), *sd = calloc((size_t) n, sizeof(int));
+    int *rc = calloc((size_t) n, sizeof(int)), *rd = calloc((size_t) n, sizeof(int));
+    int *in = malloc((size_t) n * count * sizeof(int)), *out = malloc((size_t) n * count * sizeof(int));
+    for (int p = 0; p < n; ++p) {
+        /* (every rank sends to every other, but to rank 0 only the last one) */
+        sc[p] = p == me || (0 == p && me != n - 1) ? 0 : count;
+        rc[p] = p == me || (0 == me && p != n - 1) ? 0 : count;
+        sd[p] = rd[p] = p * count;
+        for (int k = 0; k < count; ++k) {
+            in[p * count + k] = 1000 * me + 10 * p + k;
+            out[p * count + k] = -1;
+        }
+    }
+    if (0 == me) {
+        for (int p = 1; p < n; ++p) {
+            MPI_Recv(&token, 1, MPI_INT, p, 7, comm, MPI_STATUS_IGNORE);
+        }
+    }
+    MPI_Ialltoallv(in, sc, sd, MPI_INT, out, rc, rd, MPI_INT, comm, &r);
+    if (0 != me) {
+        MPI_Send(&token, 1, MPI_INT, 0, 7, comm);
+    }
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    for (int p = 0; p < n; ++p) {
+        for (int k = 0; k < rc[p]; ++k) {
+            tb_case();
+            if (out[p * count + k] != 1000 * p + 10 * me + k) {
+                tb_fail("sparse ialltoallv, rank 0 last: from %d element %d is %d", p, k,
+                        out[p * count + k]);
+                break;
+            }
+        }
+    }
+    free(sc);
+    free(sd);
+    free(rc);
+    free(rd);
+    free(in);
+    free(out);
 }
 
 /* A blocking collective between a start and its wait, on the same communicator. */
@@ -385,6 +440,9 @@ int main(int argc, char **argv)
             start_is_local(MPI_COMM_WORLD, kind, counts[c]);
         }
         blocking_between(dup, counts[c]);
+        for (int rep = 0; rep < 20; ++rep) {
+            sparse_last(MPI_COMM_WORLD, counts[c]);
+        }
         freed(MPI_COMM_WORLD, counts[c]);
         comm_freed(counts[c]);
     }

@@ -482,6 +482,11 @@ static void scc_allgather_way(mca_coll_scc_module_t *m, const scc_parts_t *parts
     if (biggest < SCC_LEARN_MIN || scc_single_copy(x, biggest)) {
         return;     /* (the rule sends the largest single copy: it decides) */
     }
+    if (OPAL_UNLIKELY(m->trying)) {
+        /* (a tried call, coll_scc_xport_try.h, must not count its class's call: its task
+           does, and every rank counts alike) */
+        scc_try_abort(m->xp);
+    }
     w->bucket = scc_learn_bucket(biggest);
     w->word = scc_xport_ways(x, 0, w->bucket);
     w->learnt = scc_learn_way(&m->learn, w->bucket, w->word, &w->timed);

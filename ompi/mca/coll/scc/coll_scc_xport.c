@@ -51,11 +51,11 @@ static inline scc_msg_hdr_t *scc_claim_slot(scc_xport_t *x, int slot)
  * reader that sees it sees the whole message; then the write-combining flush.  (The slot's
  * last message was read by all its readers: nobody waits for the old id.)  A try holds the
  * id back (its own call may read the fields: its inline payload). */
-static inline void scc_publish_id(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint32_t tag,
+static inline void scc_publish_id(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint64_t id,
                                   int nreaders)
 {
     x->expected[slot] += (uint32_t) nreaders;
-    scc_store64(&((scc_msg_hdr_t *) scc_wr(x, h, sizeof(*h)))->id, scc_msg_id(x, tag));
+    scc_store64(&((scc_msg_hdr_t *) scc_wr(x, h, sizeof(*h)))->id, id);
     scc_mpb_flush(x);
 }
 
@@ -79,15 +79,11 @@ static inline void scc_publish(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint3
         w->addr = x->shape;
     }
     if (OPAL_UNLIKELY(NULL != x->trying)) {
-        scc_try_log_publish(x, slot, tag, nreaders);
+        /* (its id now: a call in rounds begins the transport again before the end) */
+        scc_try_log_publish(x, slot, scc_msg_id(x, tag), nreaders);
         return;
     }
-    scc_publish_id(x, h, slot, tag, nreaders);
-}
-
-void scc_slot_publish_held(scc_xport_t *x, int slot, uint32_t tag, int nreaders)
-{
-    scc_publish_id(x, scc_hdr(x, x->rank, slot), slot, tag, nreaders);
+    scc_publish_id(x, h, slot, scc_msg_id(x, tag), nreaders);
 }
 
 /* ------------------------------------------------------------ tries (coll_scc_xport_try.h) */
@@ -121,7 +117,7 @@ void scc_try_commit(scc_xport_t *x)
         const scc_try_op_t *op = &t->log[i];
         switch (op->what) {
         case SCC_TRY_PUBLISH:
-            scc_slot_publish_held(x, op->slot, op->tag, op->peer);
+            scc_publish_id(x, scc_hdr(x, x->rank, op->slot), op->slot, op->id, op->peer);
             break;
         case SCC_TRY_ACK:
             scc_ack_put(x, op->peer, op->slot);

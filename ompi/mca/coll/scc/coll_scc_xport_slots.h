@@ -435,9 +435,6 @@ static inline const char *scc_xport_data(const scc_xport_t *x, int peer, uint32_
 char *scc_xport_send_slot(scc_xport_t *x, uint32_t tag, size_t len);
 void scc_xport_send_publish(scc_xport_t *x, uint32_t tag, size_t len, int nreaders);
 
-/* Publishes the message a try held back in my slot (scc_try_commit): its id goes out. */
-void scc_slot_publish_held(scc_xport_t *x, int slot, uint32_t tag, int nreaders);
-
 /* Tries (coll_scc_xport_try.h).  True when a call on x may be tried (the shm transport on one
  * node, no other thread, no failed or checked call). */
 bool scc_try_possible(const scc_xport_t *x);

@@ -33,13 +33,13 @@ static scc_try_op_t *scc_try_next(scc_xport_t *x)
     return &t->log[t->n++];
 }
 
-void scc_try_log_publish(scc_xport_t *x, int slot, uint32_t tag, int nreaders)
+void scc_try_log_publish(scc_xport_t *x, int slot, uint64_t id, int nreaders)
 {
     scc_try_op_t *op = scc_try_next(x);
     op->what = SCC_TRY_PUBLISH;
     op->slot = slot;
     op->peer = nreaders;
-    op->tag = tag;
+    op->id = id;
     x->trying->held |= 1ull << slot;
 }
 

@@ -43,7 +43,8 @@ typedef struct scc_try_op {
     enum { SCC_TRY_PUBLISH, SCC_TRY_ACK, SCC_TRY_FLAG } what;
     int slot;                       /* publish: my slot; ack: the peer's */
     int peer;                       /* ack: whose slot; publish: readers */
-    uint32_t tag;                   /* publish (its header's other fields are written) */
+    uint64_t id;                    /* publish: its id (the header's other fields are
+                                       written), of the call it was published in */
     volatile uint64_t *flag;        /* flag: which, and its value */
     uint64_t value;
 } scc_try_op_t;
@@ -69,7 +70,7 @@ typedef struct scc_try {
 void scc_try_abort(struct scc_xport *x) __attribute__((noreturn));
 
 /* The log (each abandons the try when it is full). */
-void scc_try_log_publish(struct scc_xport *x, int slot, uint32_t tag, int nreaders);
+void scc_try_log_publish(struct scc_xport *x, int slot, uint64_t id, int nreaders);
 void scc_try_log_ack(struct scc_xport *x, int peer, int slot);
 void scc_try_log_flag(struct scc_xport *x, volatile uint64_t *p, uint64_t v);
 

@@ -81,7 +81,7 @@ for np in $(scc_matrix "2 3 5" "3"); do
     scc_run "$log" "$np" -- "$nbc"
     rc=$?
     run_ok "$log" $rc "$np"
-    scc_served "$log" "$np" MPI_COMM_WORLD " ibcast:.* ibarrier:tree=[0-9]+ iallreduce:.* ialltoall:flat=[0-9]+ igather:flat=[0-9]+ iallgather:flat=[0-9]+ ireduce_scatter_block:flat=[0-9]+ bcast_init:.* allreduce_init:[a-z]+=2000" \
+    scc_served "$log" "$np" MPI_COMM_WORLD " ibcast:.* ibarrier:tree=[0-9]+ iallreduce:.* ialltoall:flat=[0-9]+ (ialltoallv:flat=[0-9]+ )?igather:flat=[0-9]+ iallgather:flat=[0-9]+ ireduce_scatter_block:flat=[0-9]+ bcast_init:.* allreduce_init:[a-z]+=2000" \
         && ! grep -aE "size $np calls:" "$log" | grep -v "(scc_decided)" | grep -q ":fallback="
     tap_check $? "scc_nbc np=$np: every nonblocking and persistent call served by scc, the 2000 starts of one persistent allreduce counted" "$log"
     # (the blocking calls took the algorithm forced after the first start, the starts not)

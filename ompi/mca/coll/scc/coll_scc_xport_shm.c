@@ -6,6 +6,7 @@
 #include "coll_scc_xport.h"
 #include "coll_scc_xport_pml.h"
 #include "coll_scc_xport_slots.h"
+#include "opal/runtime/opal_progress.h"
 #include "coll_scc_sched.h"
 
 #include <dirent.h>
@@ -345,7 +346,7 @@ bool scc_try_possible(const scc_xport_t *x)
     return NULL != x && &mca_coll_scc_xport_shm_ops == x->ops && NULL == x->remote
            && 0 == (x->caps & SCC_XPORT_CAP_PML) && NULL == x->strict && 0 == x->fail
            && !x->shape_check && NULL == x->fiber && NULL == x->trying
-           && !ompi_mpi_thread_multiple;
+           && !ompi_mpi_thread_multiple && !opal_using_threads();
 }
 
 /* The generic transport: the slot engine in one shared segment per node; peers on other

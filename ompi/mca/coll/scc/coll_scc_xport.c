@@ -96,12 +96,9 @@ void scc_try_start(scc_xport_t *x, scc_try_t *t)
         scc_xport_flush_later(x, false);
     }
     t->x = x;
-    t->call = x->call;
-    t->bar_epoch = x->bar_epoch;
-    t->shape = x->shape;
-    t->met = x->met;
-    t->fail = x->fail;
-    t->shape_check = x->shape_check;
+#define SCC_TRY_SAVE(f) SCC_TRY_COPY(t, x, f)
+    SCC_TRY_SAVED(SCC_TRY_SAVE)
+#undef SCC_TRY_SAVE
     memcpy(t->traffic, x->traffic, sizeof(t->traffic));
     t->held = 0;
     t->n = 0;

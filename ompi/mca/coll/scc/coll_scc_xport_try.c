@@ -11,12 +11,9 @@ void scc_try_abort(scc_xport_t *x)
     scc_try_t *t = x->trying;
 
     x->trying = NULL;
-    x->call = t->call;
-    x->bar_epoch = t->bar_epoch;
-    x->shape = t->shape;
-    x->met = t->met;
-    x->fail = t->fail;
-    x->shape_check = t->shape_check;
+#define SCC_TRY_RESTORE(f) SCC_TRY_COPY(x, t, f)
+    SCC_TRY_SAVED(SCC_TRY_RESTORE)
+#undef SCC_TRY_RESTORE
     memcpy(x->traffic, t->traffic, sizeof(t->traffic));
     /* the reads it made are read again by the task: their acks owed are dropped (none was
        owed at its start) */

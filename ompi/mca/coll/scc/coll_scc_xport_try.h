@@ -49,6 +49,12 @@ typedef struct scc_try_op {
     uint64_t value;
 } scc_try_op_t;
 
+/* The transport's words a try saves at its start and an abandoned one restores (the
+ * call's number, its barrier epoch, shape and failure; the received counts too). */
+#define SCC_TRY_SAVED(COPY) \
+    COPY(call) COPY(bar_epoch) COPY(shape) COPY(met) COPY(fail) COPY(shape_check)
+#define SCC_TRY_COPY(to, from, f) (to)->f = (from)->f;
+
 typedef struct scc_try {
     sigjmp_buf env;                 /* where an abandoned try goes back to */
     struct scc_xport *x;

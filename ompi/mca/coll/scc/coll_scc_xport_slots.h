@@ -187,6 +187,7 @@ static inline void scc_pause(const scc_xport_t *x, unsigned *spins)
 {
     if (OPAL_UNLIKELY(NULL != x->trying)) {
         scc_try_wait_turn(x->trying, spins);    /* (or the try is abandoned) */
+        scc_cpu_relax();
         return;
     }
     if (OPAL_UNLIKELY(NULL != x->fiber)) {

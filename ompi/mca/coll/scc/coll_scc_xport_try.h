@@ -80,15 +80,13 @@ void scc_try_log_publish(struct scc_xport *x, int slot, uint64_t id, int nreader
 void scc_try_log_ack(struct scc_xport *x, int peer, int slot);
 void scc_try_log_flag(struct scc_xport *x, volatile uint64_t *p, uint64_t v);
 
-/* A wait's turn during a try: polls (SCC_TRY_SPIN), then abandons it. */
+/* A wait's turn during a try: after SCC_TRY_SPIN polls (none once something is held back)
+ * the try is abandoned; the poll itself is the wait loop's (scc_pause). */
 static inline void scc_try_wait_turn(scc_try_t *t, unsigned *spins)
 {
     if (++*spins > (0 == t->n ? SCC_TRY_SPIN : 0)) {
         scc_try_abort(t->x);
     }
-#if defined(__x86_64__) || defined(__i386__)
-    __asm__ volatile("pause" ::: "memory");
-#endif
 }
 
 END_C_DECLS

@@ -12,6 +12,13 @@ make check "$@" > make-check.out 2>&1
 rc=$?
 t2=$(date +%s)
 grep -E '^(PASS|FAIL|XPASS|ERROR|SKIP):' make-check.out
+# what a failing row printed around it (the test's own diagnosis), so that a run seen only
+# through this output -- a CI machine's -- says why, not only what
+for l in test/mpi/*.log test/unit/*.log test/bench/*.log; do
+    [ -f "$l" ] && grep -q '^not ok' "$l" || continue
+    echo "check: $l, around its failures:"
+    grep -a -B 30 -A 25 '^not ok' "$l" | head -n 150 | sed 's/^/check:   /'
+done
 pass=$(sed -n 's/^# PASS: *//p' make-check.out | awk '{s+=$1} END {print s+0}')
 fail=$(sed -n 's/^# \(FAIL\|ERROR\|XPASS\): *//p' make-check.out | awk '{s+=$1} END {print s+0}')
 # skipped rows (a TAP "ok N # SKIP", a test that exits 77) are neither passed nor failed:

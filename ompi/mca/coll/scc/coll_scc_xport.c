@@ -60,7 +60,8 @@ static inline void scc_publish_id(scc_xport_t *x, scc_msg_hdr_t *h, int slot, ui
 }
 
 static inline void scc_publish(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint32_t tag,
-                               size_t len, uint32_t kind, const void *addr, int nreaders)
+                               size_t len, uint32_t kind, const void *addr, int nreaders,
+                               bool replayable)
 {
     if (OPAL_UNLIKELY(NULL != x->trying) && SCC_MSG_CMA == kind) {
         scc_try_abort(x);   /* (its sender would wait for the readers at the end) */
@@ -79,8 +80,12 @@ static inline void scc_publish(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint3
         w->addr = x->shape;
     }
     if (OPAL_UNLIKELY(NULL != x->trying)) {
-        /* (its id now: a call in rounds begins the transport again before the end) */
-        scc_try_log_publish(x, slot, scc_msg_id(x, tag), nreaders);
+        /* (its id now: a call in rounds begins the transport again before the end); out at
+           once where its task can skip it */
+        scc_try_log_publish(x, slot, scc_msg_id(x, tag), nreaders, replayable);
+        if (replayable) {
+            scc_try_publish_early(x);
+        }
         return;
     }
     scc_publish_id(x, h, slot, scc_msg_id(x, tag), nreaders);
@@ -101,7 +106,11 @@ void scc_try_start(scc_xport_t *x, scc_try_t *t)
 #undef SCC_TRY_SAVE
     memcpy(t->traffic, x->traffic, sizeof(t->traffic));
     t->held = 0;
-    t->n = 0;
+    t->n = t->nflags = t->nout = 0;
+    if (OPAL_UNLIKELY(x->nreplay > 0)) {
+        /* (a task that did not skip what its try let out: scc_try_replayed says so) */
+        (void) scc_try_replayed(x, -1, 0);
+    }
     x->trying = t;
 }
 
@@ -125,6 +134,81 @@ void scc_try_commit(scc_xport_t *x)
         }
     }
     scc_mpb_flush(x);
+    x->nreplay = 0;     /* (the call ended: nothing of it is run again) */
+}
+
+void scc_try_publish_early(scc_xport_t *x)
+{
+    scc_try_t *t = x->trying;
+    scc_try_replay_t *r = x->replay;
+    int kept = 0, npub = 0;
+
+    for (int i = 0; i < t->n; ++i) {
+        npub += SCC_TRY_PUBLISH == t->log[i].what && t->log[i].replayable;
+    }
+    /* (a message after a held-back flag would overtake it; the replay holds as many as the
+       log) */
+    if (0 == npub || t->nflags > 0 || x->nreplay + npub > SCC_TRY_LOG) {
+        return;
+    }
+    if (NULL == r) {
+        if (NULL == (r = malloc(sizeof(*r)))) {
+            return;
+        }
+        x->replay = r;
+    }
+    if (0 == x->nreplay) {
+        r->n = 0;
+    }
+    /* out in their order; acks and the messages written in place stay held back (a read
+       acknowledged could not be read again by the task; a message written in its slot
+       would be written there again) */
+    for (int i = 0; i < t->n; ++i) {
+        const scc_try_op_t *op = &t->log[i];
+        if (SCC_TRY_PUBLISH == op->what && op->replayable) {
+            scc_publish_id(x, scc_hdr(x, x->rank, op->slot), op->slot, op->id, op->peer);
+            r->e[r->n].slot = op->slot;
+            r->e[r->n].id = op->id;
+            r->n++;
+            x->nreplay++;
+            t->nout++;
+            t->held &= ~(1ull << op->slot);
+        } else {
+            t->log[kept++] = *op;
+        }
+    }
+    t->n = kept;
+}
+
+bool scc_try_replayed(scc_xport_t *x, int slot, uint64_t id)
+{
+    static bool said = false;
+    scc_try_replay_t *r = x->replay;
+
+    if (slot < 0) {
+        if (!said) {
+            said = true;
+            opal_output(0, "coll:scc: internal error: comm %u rank %d: a nonblocking call's "
+                        "task did not send again %d of the messages its try sent; please "
+                        "report it", SCC_COMM_CID(x->comm), x->rank, x->nreplay);
+        }
+        x->nreplay = 0;
+        return false;
+    }
+    for (int i = 0; i < r->n; ++i) {
+        if (slot == r->e[i].slot && id == r->e[i].id) {
+            r->e[i].slot = -1;
+            x->nreplay--;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* My message (slot, tag) of a task whose try let it out: skipped. */
+static inline bool scc_skip_replayed(scc_xport_t *x, int slot, uint32_t tag)
+{
+    return OPAL_UNLIKELY(x->nreplay > 0) && scc_try_replayed(x, slot, scc_msg_id(x, tag));
 }
 
 /* A message without data for the readers of tag: my call failed (x->fail). */
@@ -134,7 +218,8 @@ static void scc_publish_poison(scc_xport_t *x, uint32_t tag, size_t len, int nre
     scc_msg_hdr_t *h = scc_claim_slot(x, slot);
     int cls = x->fail > 0 ? x->fail : MPI_ERR_OTHER;
 
-    scc_publish(x, h, slot, tag, len, SCC_MSG_POISON | (uint32_t) cls << 8, NULL, nreaders);
+    scc_publish(x, h, slot, tag, len, SCC_MSG_POISON | (uint32_t) cls << 8, NULL, nreaders,
+                false);
 }
 
 void scc_xport_first_call(scc_xport_t *x)
@@ -163,7 +248,7 @@ int scc_slot_expose(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, i
     if (extra_len > 0) {
         memcpy(scc_slot_wr(x, slot, extra_len), extra, extra_len);
     }
-    scc_publish(x, h, slot, tag, len, SCC_MSG_CMA, buf, nreaders);
+    scc_publish(x, h, slot, tag, len, SCC_MSG_CMA, buf, nreaders, false);
     return OMPI_SUCCESS;
 }
 
@@ -181,7 +266,7 @@ void scc_xport_send_publish(scc_xport_t *x, uint32_t tag, size_t len, int nreade
 {
     int slot = scc_slot_of(x, tag);
     scc_publish(x, scc_hdr(x, x->rank, slot), slot, tag, len,
-                len <= SCC_INLINE_MAX ? SCC_MSG_INLINE : SCC_MSG_SLOT, NULL, nreaders);
+                len <= SCC_INLINE_MAX ? SCC_MSG_INLINE : SCC_MSG_SLOT, NULL, nreaders, false);
 }
 
 int scc_slot_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
@@ -199,6 +284,9 @@ int scc_slot_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int
         return OMPI_SUCCESS;
     }
     int slot = scc_slot_of(x, tag);
+    if (scc_skip_replayed(x, slot, tag)) {
+        return OMPI_SUCCESS;
+    }
     scc_msg_hdr_t *h = scc_claim_slot(x, slot);
     uint32_t kind;
 
@@ -217,7 +305,7 @@ int scc_slot_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int
     } else {
         return OMPI_ERR_BAD_PARAM;
     }
-    scc_publish(x, h, slot, tag, len, kind, buf, nreaders);
+    scc_publish(x, h, slot, tag, len, kind, buf, nreaders, true);
     return OMPI_SUCCESS;
 }
 

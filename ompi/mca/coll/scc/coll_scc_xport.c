@@ -51,14 +51,6 @@ static inline scc_msg_hdr_t *scc_claim_slot(scc_xport_t *x, int slot)
  * reader that sees it sees the whole message; then the write-combining flush.  (The slot's
  * last message was read by all its readers: nobody waits for the old id.)  A try holds the
  * id back (its own call may read the fields: its inline payload). */
-static inline void scc_publish_id(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint64_t id,
-                                  int nreaders)
-{
-    x->expected[slot] += (uint32_t) nreaders;
-    scc_store64(&((scc_msg_hdr_t *) scc_wr(x, h, sizeof(*h)))->id, id);
-    scc_mpb_flush(x);
-}
-
 static inline void scc_publish(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint32_t tag,
                                size_t len, uint32_t kind, const void *addr, int nreaders,
                                bool replayable)
@@ -84,7 +76,7 @@ static inline void scc_publish(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint3
            once where its task can skip it */
         scc_try_log_publish(x, slot, scc_msg_id(x, tag), nreaders, replayable);
         if (replayable) {
-            scc_try_publish_early(x);
+            x->trying->publish_early(x);
         }
         return;
     }
@@ -93,51 +85,9 @@ static inline void scc_publish(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint3
 
 /* ------------------------------------------------------------ tries (coll_scc_xport_try.h) */
 
-void scc_try_start(scc_xport_t *x, scc_try_t *t)
-{
-    if (x->nlater > 0) {
-        /* (what the call would settle at its first wait or its end: an abandoned try
-           then only drops acks of its own reads) */
-        scc_xport_flush_later(x, false);
-    }
-    t->x = x;
-#define SCC_TRY_SAVE(f) SCC_TRY_COPY(t, x, f)
-    SCC_TRY_SAVED(SCC_TRY_SAVE)
-#undef SCC_TRY_SAVE
-    memcpy(t->traffic, x->traffic, sizeof(t->traffic));
-    t->held = 0;
-    t->n = t->nflags = t->nout = 0;
-    if (OPAL_UNLIKELY(x->nreplay > 0)) {
-        /* (a task that did not skip what its try let out: scc_try_replayed says so) */
-        (void) scc_try_replayed(x, -1, 0);
-    }
-    x->trying = t;
-}
-
-void scc_try_commit(scc_xport_t *x)
-{
-    scc_try_t *t = x->trying;
-
-    x->trying = NULL;
-    for (int i = 0; i < t->n; ++i) {
-        const scc_try_op_t *op = &t->log[i];
-        switch (op->what) {
-        case SCC_TRY_PUBLISH:
-            scc_publish_id(x, scc_hdr(x, x->rank, op->slot), op->slot, op->id, op->peer);
-            break;
-        case SCC_TRY_ACK:
-            scc_ack_put(x, op->peer, op->slot);
-            break;
-        case SCC_TRY_FLAG:
-            scc_flag_set(x, op->flag, op->value);
-            break;
-        }
-    }
-    scc_mpb_flush(x);
-    x->nreplay = 0;     /* (the call ended: nothing of it is run again) */
-}
-
-void scc_try_publish_early(scc_xport_t *x)
+/* (scc_try_t's publish_early: reached through the try, so that the transports' wait loops
+   need not link to the slot engine) */
+static void scc_try_publish_early(scc_xport_t *x)
 {
     scc_try_t *t = x->trying;
     scc_try_replay_t *r = x->replay;
@@ -178,6 +128,51 @@ void scc_try_publish_early(scc_xport_t *x)
         }
     }
     t->n = kept;
+}
+
+void scc_try_start(scc_xport_t *x, scc_try_t *t)
+{
+    if (x->nlater > 0) {
+        /* (what the call would settle at its first wait or its end: an abandoned try
+           then only drops acks of its own reads) */
+        scc_xport_flush_later(x, false);
+    }
+    t->x = x;
+#define SCC_TRY_SAVE(f) SCC_TRY_COPY(t, x, f)
+    SCC_TRY_SAVED(SCC_TRY_SAVE)
+#undef SCC_TRY_SAVE
+    memcpy(t->traffic, x->traffic, sizeof(t->traffic));
+    t->held = 0;
+    t->n = t->nflags = t->nout = 0;
+    t->publish_early = scc_try_publish_early;
+    if (OPAL_UNLIKELY(x->nreplay > 0)) {
+        /* (a task that did not skip what its try let out: scc_try_replayed says so) */
+        (void) scc_try_replayed(x, -1, 0);
+    }
+    x->trying = t;
+}
+
+void scc_try_commit(scc_xport_t *x)
+{
+    scc_try_t *t = x->trying;
+
+    x->trying = NULL;
+    for (int i = 0; i < t->n; ++i) {
+        const scc_try_op_t *op = &t->log[i];
+        switch (op->what) {
+        case SCC_TRY_PUBLISH:
+            scc_publish_id(x, scc_hdr(x, x->rank, op->slot), op->slot, op->id, op->peer);
+            break;
+        case SCC_TRY_ACK:
+            scc_ack_put(x, op->peer, op->slot);
+            break;
+        case SCC_TRY_FLAG:
+            scc_flag_set(x, op->flag, op->value);
+            break;
+        }
+    }
+    scc_mpb_flush(x);
+    x->nreplay = 0;     /* (the call ended: nothing of it is run again) */
 }
 
 bool scc_try_replayed(scc_xport_t *x, int slot, uint64_t id)

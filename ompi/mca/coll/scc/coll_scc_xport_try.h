@@ -58,7 +58,7 @@ typedef struct scc_try_op {
                                        written), of the call it was published in */
     volatile uint64_t *flag;        /* flag: which, and its value */
     uint64_t value;
-    bool replayable;                /* publish: its task can skip it (scc_try_publish_early) */
+    bool replayable;                /* publish: its task can skip it (publish_early) */
 } scc_try_op_t;
 
 /* The transport's words a try saves at its start and an abandoned one restores (the
@@ -78,7 +78,11 @@ typedef struct scc_try {
     uint64_t held;                  /* my slots holding a held-back message (bitmask) */
     int n;                          /* logged effects */
     int nflags;                     /*   of them flags */
-    int nout;                       /* messages let out (scc_try_publish_early) */
+    int nout;                       /* messages let out (publish_early) */
+    /* lets the messages held back out where their task could skip them (sent from a buffer
+       of the caller's, not written in their slot), each onto x's replay list; not while a
+       flag is held back, nor beyond the list's room (the slot engine's) */
+    void (*publish_early)(struct scc_xport *x);
     scc_try_op_t log[SCC_TRY_LOG];
 } scc_try_t;
 
@@ -95,11 +99,6 @@ void scc_try_log_publish(struct scc_xport *x, int slot, uint64_t id, int nreader
 void scc_try_log_ack(struct scc_xport *x, int peer, int slot);
 void scc_try_log_flag(struct scc_xport *x, volatile uint64_t *p, uint64_t v);
 
-/* Lets the messages x's try holds back out where their task could skip them (sent from a
- * buffer of the caller's, not written in their slot), each onto x's replay list; not while
- * a flag is held back, nor beyond the list's room (the slot engine's, coll_scc_xport.c). */
-void scc_try_publish_early(struct scc_xport *x);
-
 /* A wait's turn during a try: held-back messages go out at its first turn, and one that
  * cannot abandons the try (its peers may be waiting for it); after SCC_TRY_SPIN or
  * SCC_TRY_SPIN_OUT polls (none while a flag is held back) the try is abandoned; the poll
@@ -107,7 +106,7 @@ void scc_try_publish_early(struct scc_xport *x);
 static inline void scc_try_wait_turn(scc_try_t *t, unsigned *spins)
 {
     if (OPAL_UNLIKELY(0 != t->held)) {
-        scc_try_publish_early(t->x);
+        t->publish_early(t->x);
         if (0 != t->held) {
             scc_try_abort(t->x);
         }

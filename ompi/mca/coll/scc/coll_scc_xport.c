@@ -91,16 +91,9 @@ static void scc_try_publish_early(scc_xport_t *x)
 {
     scc_try_t *t = x->trying;
     scc_try_replay_t *r = x->replay;
-    int kept = 0, npub = 0;
+    int kept = 0, i;
+    bool stop = false;
 
-    for (int i = 0; i < t->n; ++i) {
-        npub += SCC_TRY_PUBLISH == t->log[i].what && t->log[i].replayable;
-    }
-    /* (a message after a held-back flag would overtake it; the replay holds as many as the
-       log) */
-    if (0 == npub || t->nflags > 0 || x->nreplay + npub > SCC_TRY_LOG) {
-        return;
-    }
     if (NULL == r) {
         if (NULL == (r = malloc(sizeof(*r)))) {
             return;
@@ -110,12 +103,17 @@ static void scc_try_publish_early(scc_xport_t *x)
     if (0 == x->nreplay) {
         r->n = 0;
     }
-    /* out in their order; acks and the messages written in place stay held back (a read
-       acknowledged could not be read again by the task; a message written in its slot
-       would be written there again) */
-    for (int i = 0; i < t->n; ++i) {
+    /* out in their order, up to the first that must stay (a flag, a message written in
+       place: its task would write it there again; nothing overtakes them: readers may
+       count on the order of a call's messages) or the replay's room; the acks stay held
+       back (a read acknowledged could not be read again by the task) */
+    for (i = 0; i < t->n; ++i) {
         const scc_try_op_t *op = &t->log[i];
-        if (SCC_TRY_PUBLISH == op->what && op->replayable) {
+        if (SCC_TRY_FLAG == op->what || (SCC_TRY_PUBLISH == op->what && !op->replayable)
+            || x->nreplay == SCC_TRY_LOG) {
+            stop = true;
+        }
+        if (!stop && SCC_TRY_PUBLISH == op->what) {
             scc_publish_id(x, scc_hdr(x, x->rank, op->slot), op->slot, op->id, op->peer);
             r->e[r->n].slot = op->slot;
             r->e[r->n].id = op->id;

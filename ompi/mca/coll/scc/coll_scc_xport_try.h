@@ -16,9 +16,10 @@
  * abandoned try runs the call again but skips the messages already out, known by their slot
  * and id (scc_try_replayed) -- the same call sends the same ones -- and reads again what
  * the try read (its acknowledgements never left).  A message written in its slot in place
- * (its task would write it there again while its readers read it), one after a held-back
- * flag, or one beyond the replay list's room is held back in the log: at a wait it abandons
- * the try.
+ * (its task would write it there again while its readers read it), any message after it or
+ * after a held-back flag (a call's messages never overtake each other: readers may count
+ * on their order), or one beyond the replay list's room is held back in the log: at a wait
+ * it abandons the try.
  *
  * What cannot be held back abandons the try as a wait does: exposing a buffer single-copy
  * (its sender waits for the readers at the end), reading one (a lent buffer may be held),
@@ -79,9 +80,9 @@ typedef struct scc_try {
     int n;                          /* logged effects */
     int nflags;                     /*   of them flags */
     int nout;                       /* messages let out (publish_early) */
-    /* lets the messages held back out where their task could skip them (sent from a buffer
-       of the caller's, not written in their slot), each onto x's replay list; not while a
-       flag is held back, nor beyond the list's room (the slot engine's) */
+    /* lets the messages held back out, in their order, up to the first their task could
+       not skip (written in their slot), a held-back flag or the replay list's room; each
+       goes onto x's replay list (the slot engine's) */
     void (*publish_early)(struct scc_xport *x);
     scc_try_op_t log[SCC_TRY_LOG];
 } scc_try_t;

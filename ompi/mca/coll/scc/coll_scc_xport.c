@@ -49,8 +49,10 @@ static inline scc_msg_hdr_t *scc_claim_slot(scc_xport_t *x, int slot)
  * headers of the call, scc_xport_shape_stuck, never takes the new fields for the old
  * message's), the fields with the call's shape, then (scc_publish_id) the id, written last: a
  * reader that sees it sees the whole message; then the write-combining flush.  (The slot's
- * last message was read by all its readers: nobody waits for the old id.)  A try holds the
- * id back (its own call may read the fields: its inline payload). */
+ * last message was read by all its readers: nobody waits for the old id.)  A try writes
+ * the fields (its own call may read them: its inline payload) and logs the id, which goes
+ * out at once where the try's task could skip the message (replayable: sent from a buffer,
+ * coll_scc_xport_try.h), else at the try's end. */
 static inline void scc_publish(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint32_t tag,
                                size_t len, uint32_t kind, const void *addr, int nreaders,
                                bool replayable)

@@ -26,9 +26,8 @@ static inline void scc_try_enter(mca_coll_scc_module_t *m, scc_try_t *tr)
 }
 
 /* After it: ended (its held-back effects go out), or abandoned (what it leased goes back,
- * its count is undone -- its task counts it and skips what the try let out; the transport
- * restored itself). */
-static inline void scc_try_leave(mca_coll_scc_module_t *m, const scc_try_t *tr, bool ended)
+ * its count is undone -- its task counts it; the transport restored itself). */
+static inline void scc_try_leave(mca_coll_scc_module_t *m, bool ended)
 {
     m->trying = false;
     m->form = SCC_FORM_B;
@@ -44,7 +43,6 @@ static inline void scc_try_leave(mca_coll_scc_module_t *m, const scc_try_t *tr, 
         }
     }
     m->tries[!ended]++;
-    m->tries_replayed += !ended && tr->nout > 0;
 }
 
 /* A nonblocking entry's try of CALL, its blocking call: returns from the entry where the
@@ -57,11 +55,11 @@ static inline void scc_try_leave(mca_coll_scc_module_t *m, const scc_try_t *tr, 
             int rc;                                                              \
             scc_try_enter((m), &tr);                                             \
             rc = (CALL);                                                         \
-            scc_try_leave((m), &tr, true);                                            \
+            scc_try_leave((m), true);                                            \
             *(request) = &ompi_request_empty;                                    \
             return rc;                                                           \
         }                                                                        \
-        scc_try_leave((m), &tr, false);                                               \
+        scc_try_leave((m), false);                                               \
     }
 
 typedef struct ompi_datatype_t scc_dt_t;

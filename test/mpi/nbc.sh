@@ -4,13 +4,13 @@
 # and its persistent form (scc_colls init: MPI_Bcast_init, MPI_Start, wait), each checked
 # element by element, the counters showing scc's algorithms under the forms' own names and no
 # fallback, some calls ending where they were tried on their caller's stack and some going on
-# as tasks (and none tried with coll_scc_nbc_try 0); scc_nbc's application patterns (many outstanding, every order of ending, two
-# communicators, starts that must not wait for the other ranks, blocking calls between,
-# requests and datatypes freed early, persistent requests started thousands of times and
-# decided once, v-collectives whose argument arrays the caller let go of at the call, two
-# threads at once); a
-# forced algorithm in a form; the fallback inside a task (its nonblocking functions, never
-# blocking progress); the setup started by a nonblocking call.
+# as tasks (and none tried with coll_scc_nbc_try 0); scc_nbc's application patterns (many
+# outstanding, every order of ending, two communicators, starts that must not wait for the
+# other ranks, blocking calls between, requests and datatypes freed early, persistent
+# requests started thousands of times and decided once, v-collectives whose argument arrays
+# the caller let go of at the call, two threads at once); a forced algorithm in a form; the
+# fallback inside a task (its nonblocking functions, never blocking progress); the setup
+# started by a nonblocking call.
 . "$SCC_SRCDIR/test/mpi/scc_lib.sh"
 
 colls="$SCC_BUILDDIR/test/mpi/scc_colls"

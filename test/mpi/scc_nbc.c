@@ -210,7 +210,8 @@ static void sparse_last(MPI_Comm comm, int count)
     }
     int *sc = calloc((size_t) n, sizeof(int)), *sd = calloc((size_t) n, sizeof(int));
     int *rc = calloc((size_t) n, sizeof(int)), *rd = calloc((size_t) n, sizeof(int));
-    int *in = malloc((size_t) n * count * sizeof(int)), *out = malloc((size_t) n * count * sizeof(int));
+    int *in = malloc((size_t) n * count * sizeof(int));
+    int *out = malloc((size_t) n * count * sizeof(int));
     for (int p = 0; p < n; ++p) {
         /* (every rank sends to every other, but to rank 0 only the last one) */
         sc[p] = p == me || (0 == p && me != n - 1) ? 0 : count;

@@ -195,6 +195,24 @@ static void start_is_local(MPI_Comm comm, int kind, int count)
     op_check(&o, comm, "start before the chain of sends");
 }
 
+/* Large calls are not tried on their caller's stack (their tasks start at once): on a
+ * communicator of their own, every kind but the barrier with blocks of 64 KB, right data. */
+static void large_untried(void)
+{
+    MPI_Comm comm;
+    op_t o;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_name(comm, "scc_large");
+    for (int rep = 0; rep < 4; ++rep) {
+        for (int kind = 0; kind < NOPS - 1; ++kind) {
+            op_start(&o, kind, 16384, 31 + rep, comm);
+            MPI_Wait(&o.req, MPI_STATUS_IGNORE);
+            op_check(&o, comm, "large, untried");
+        }
+    }
+    MPI_Comm_free(&comm);
+}
+
 /* A sparse alltoallv whose last rank to start finds everything it reads there: rank 0 reads
  * from the last rank only and starts after all others (each tells it so once started), so its
  * call can end where it starts -- over pairwise rounds, each a call of its own on the
@@ -469,6 +487,7 @@ int main(int argc, char **argv)
     }
 #endif
     arrays_let_go();
+    large_untried();
     MPI_Comm_free(&dup);
     rc = tb_finish();
     MPI_T_finalize();

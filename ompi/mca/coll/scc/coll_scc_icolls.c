@@ -6,6 +6,8 @@
 #include "coll_scc_task.h"
 #include "coll_scc_xport_slots.h"
 
+#include "ompi/datatype/ompi_datatype.h"
+
 #define SCC_UNPAREN(...) __VA_ARGS__
 
 /* True when a nonblocking call may first be tried on its caller's stack
@@ -128,6 +130,20 @@ static void scc_keep(mca_coll_scc_task_t *t, struct ompi_communicator_t *comm, u
 /* A call that writes its output where its input is (MPI_IN_PLACE of the reductions and the
  * alltoalls) would start over as a task from input a try may have changed: not tried. */
 #define SCC_KEEPS_INPUT (MPI_IN_PLACE != sbuf)
+
+/* A call is tried only when small: count elements of dt, per member of the communicator
+ * (every rank's block) or once.  A large one would be abandoned at its first message
+ * (coll_scc_xport_try.h: SCC_TRY_BYTES) and start as a task a little later than its
+ * peers, which a pipeline of slot pieces pays for (a 1 MB gather at 2 processes: 70-90
+ * against 45-60 us); its task's start is a few percent of it. */
+static inline bool scc_try_small(struct ompi_communicator_t *comm, int count, scc_dt_t *dt,
+                                 bool per_rank)
+{
+    size_t bytes;
+    ompi_datatype_type_size(dt, &bytes);
+    bytes *= (size_t) count * (per_rank ? (size_t) ompi_comm_size(comm) : 1);
+    return bytes <= SCC_TRY_BYTES;
+}
 
 /* A persistent start: decides at the first start that finds the communicator set up (decide
  * fills t->call), then runs the decision (go); OMPI_ERR_NOT_AVAILABLE: the fallback serves it
@@ -321,13 +337,14 @@ static int scc_go_barrier(mca_coll_scc_task_t *t)
     return mca_coll_scc_barrier_go(t->m, t->call.alg);
 }
 
-SCC_FORMS_DECIDED(bcast, SCC_COLL_BCAST, true,
+SCC_FORMS_DECIDED(bcast, SCC_COLL_BCAST, scc_try_small(comm, count, dtype, false),
                   (void *buff, int count, scc_dt_t *dtype, int root),
                   (buff, count, dtype, root),
                   (a->rbuf, a->scount, a->sdt, a->root),
                   a->rbuf = buff; a->scount = count; a->sdt = dtype; a->root = root;)
 
-SCC_FORMS_DECIDED(reduce, SCC_COLL_REDUCE, SCC_KEEPS_INPUT,
+SCC_FORMS_DECIDED(reduce, SCC_COLL_REDUCE,
+                  SCC_KEEPS_INPUT && scc_try_small(comm, count, dtype, false),
                   (const void *sbuf, void *rbuf, int count, scc_dt_t *dtype,
                    struct ompi_op_t *op, int root),
                   (sbuf, rbuf, count, dtype, op, root),
@@ -344,14 +361,14 @@ SCC_FORMS_DECIDED(reduce, SCC_COLL_REDUCE, SCC_KEEPS_INPUT,
 #define SCC_REDUCTION_FILL                                                       \
     a->sbuf = sbuf; a->rbuf = rbuf; a->scount = count; a->sdt = dtype; a->op = op; a->root = 0;
 #define SCC_FORMS_REDUCTION(name, c)                                             \
-    SCC_FORMS_DECIDED(name, c, SCC_KEEPS_INPUT, SCC_REDUCTION_PARAMS, SCC_REDUCTION_ARGS,   \
-                      SCC_REDUCTION_RUN,                                         \
+    SCC_FORMS_DECIDED(name, c, SCC_KEEPS_INPUT && scc_try_small(comm, count, dtype, false), \
+                      SCC_REDUCTION_PARAMS, SCC_REDUCTION_ARGS, SCC_REDUCTION_RUN, \
                       SCC_REDUCTION_FILL)
 SCC_FORMS_REDUCTION(allreduce, SCC_COLL_ALLREDUCE)
 SCC_FORMS_REDUCTION(scan, SCC_COLL_SCAN)
 SCC_FORMS_REDUCTION(exscan, SCC_COLL_EXSCAN)
-SCC_FORMS_DECIDED(reduce_scatter_block, SCC_COLL_REDUCE_SCATTER_BLOCK, SCC_KEEPS_INPUT,
-                  SCC_REDUCTION_PARAMS,
+SCC_FORMS_DECIDED(reduce_scatter_block, SCC_COLL_REDUCE_SCATTER_BLOCK,
+                  SCC_KEEPS_INPUT && scc_try_small(comm, count, dtype, true), SCC_REDUCTION_PARAMS,
                   SCC_REDUCTION_ARGS, SCC_REDUCTION_RUN, SCC_REDUCTION_FILL)
 
 SCC_FORMS_DECIDED(reduce_scatter, SCC_COLL_REDUCE_SCATTER, SCC_KEEPS_INPUT,
@@ -371,20 +388,26 @@ SCC_FORMS_DECIDED(reduce_scatter, SCC_COLL_REDUCE_SCATTER, SCC_KEEPS_INPUT,
                       (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt),  \
                       a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf; \
                       a->rcount = rcount; a->rdt = rdtype;)
-SCC_FORMS_BLOCKS(alltoall, SCC_COLL_ALLTOALL, SCC_KEEPS_INPUT)
-SCC_FORMS_BLOCKS(allgather, SCC_COLL_ALLGATHER, true)
+SCC_FORMS_BLOCKS(alltoall, SCC_COLL_ALLTOALL,
+                 SCC_KEEPS_INPUT && scc_try_small(comm, rcount, rdtype, true))
+SCC_FORMS_BLOCKS(allgather, SCC_COLL_ALLGATHER, scc_try_small(comm, rcount, rdtype, true))
 
-/* The same with a root (gather, scatter) */
-#define SCC_FORMS_ROOTED(name, c)                                                \
-    SCC_FORMS_DECIDED(name, c, true,                                             \
+/* The same with a root (gather, scatter; KEEPS: a block is small) */
+#define SCC_FORMS_ROOTED(name, c, KEEPS)                                         \
+    SCC_FORMS_DECIDED(name, c, KEEPS,                                            \
                       (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, int rcount, \
                        scc_dt_t *rdtype, int root),                              \
                       (sbuf, scount, sdtype, rbuf, rcount, rdtype, root),        \
                       (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->root), \
                       a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf; \
                       a->rcount = rcount; a->rdt = rdtype; a->root = root;)
-SCC_FORMS_ROOTED(gather, SCC_COLL_GATHER)
-SCC_FORMS_ROOTED(scatter, SCC_COLL_SCATTER)
+/* (the side significant at every rank: the send side of a gather but at a root in place) */
+SCC_FORMS_ROOTED(gather, SCC_COLL_GATHER,
+                 MPI_IN_PLACE == sbuf ? scc_try_small(comm, rcount, rdtype, true)
+                                      : scc_try_small(comm, scount, sdtype, true))
+SCC_FORMS_ROOTED(scatter, SCC_COLL_SCATTER,
+                 MPI_IN_PLACE == rbuf ? scc_try_small(comm, scount, sdtype, true)
+                                      : scc_try_small(comm, rcount, rdtype, true))
 
 SCC_FORMS_DECIDED(gatherv, SCC_COLL_GATHERV, true,
                   (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, const int *rcounts,

@@ -345,6 +345,15 @@ static inline int scc_slot_of(const scc_xport_t *x, uint32_t tag)
  * (coll_scc_xport.c; why: coll_scc_drain.c). */
 bool scc_xport_shape_stuck(scc_xport_t *x, unsigned *turns);
 
+/* A message found: a try counts its bytes (coll_scc_xport_try.h). */
+static inline scc_msg_hdr_t *scc_xport_found(const scc_xport_t *x, scc_msg_hdr_t *h)
+{
+    if (OPAL_UNLIKELY(NULL != x->trying)) {
+        scc_try_bytes(x->trying, h->len);
+    }
+    return h;
+}
+
 /* Waits for message tag of peer and returns its header (payload not consumed yet).  NULL
  * only while x->shape_check: the call has another shape (scc_xport_shape_stuck). */
 static inline scc_msg_hdr_t *scc_xport_wait(scc_xport_t *x, int peer, uint32_t tag)
@@ -352,7 +361,7 @@ static inline scc_msg_hdr_t *scc_xport_wait(scc_xport_t *x, int peer, uint32_t t
     scc_msg_hdr_t *h = scc_hdr(x, peer, scc_slot_of(x, tag));
     unsigned spins = 0, turns = 0;
     if (scc_hdr_is(x, h, tag)) {
-        return h;
+        return scc_xport_found(x, h);
     }
     SCC_TRACE_T0(t0);
     while (!scc_hdr_is(x, h, tag)) {
@@ -362,14 +371,14 @@ static inline scc_msg_hdr_t *scc_xport_wait(scc_xport_t *x, int peer, uint32_t t
         scc_xport_idle(x, &spins);
     }
     SCC_TRACE_ADD(t0, SCC_PH_WAIT, 0);
-    return h;
+    return scc_xport_found(x, h);
 }
 
 /* Message tag of peer if it has arrived, else NULL: never waits. */
 static inline scc_msg_hdr_t *scc_xport_test(const scc_xport_t *x, int peer, uint32_t tag)
 {
     scc_msg_hdr_t *h = scc_hdr(x, peer, scc_slot_of(x, tag));
-    return scc_hdr_is(x, h, tag) ? h : NULL;
+    return scc_hdr_is(x, h, tag) ? scc_xport_found(x, h) : NULL;
 }
 
 /* Waits for message a or b of peer, whichever comes first (a is looked at first), and

@@ -13,7 +13,9 @@
  *
  * What cannot be held back abandons the try as a wait does: exposing a buffer single-copy
  * (its sender waits for the readers at the end), reading one (a lent buffer may be held),
- * a slot whose held-back message the call would overwrite, a log that is full.  Only the
+ * a slot whose held-back message the call would overwrite, a log that is full, and more
+ * than SCC_TRY_BYTES of messages (a large call would copy its pieces twice, its task costs
+ * little beside them: it starts as a task at once).  Only the
  * shm transport on one node tries (no pml message can be held back), never with threads
  * calling concurrently or with the strict checker.
  */
@@ -38,6 +40,11 @@ struct scc_xport;
 
 /* Held-back effects a try may log (a small call logs a few). */
 #define SCC_TRY_LOG 32
+
+/* Bytes of messages a try may write and read: past them it is abandoned before it copies
+ * (a 1 MB gather's sender would fill every slot, then wait, and its task copy it all again;
+ * at this size the task's start is a few percent of the call). */
+#define SCC_TRY_BYTES 16384
 
 typedef struct scc_try_op {
     enum { SCC_TRY_PUBLISH, SCC_TRY_ACK, SCC_TRY_FLAG } what;
@@ -64,6 +71,7 @@ typedef struct scc_try {
     bool shape_check;
     uint64_t traffic[2][2];
     uint64_t held;                  /* my slots holding a held-back message (bitmask) */
+    size_t bytes;                   /* of the messages it wrote and read */
     int n;                          /* logged effects */
     scc_try_op_t log[SCC_TRY_LOG];
 } scc_try_t;
@@ -85,6 +93,15 @@ void scc_try_log_flag(struct scc_xport *x, volatile uint64_t *p, uint64_t v);
 static inline void scc_try_wait_turn(scc_try_t *t, unsigned *spins)
 {
     if (++*spins > (0 == t->n ? SCC_TRY_SPIN : 0)) {
+        scc_try_abort(t->x);
+    }
+}
+
+/* A message of len bytes the try writes or reads: past SCC_TRY_BYTES, abandoned. */
+static inline void scc_try_bytes(scc_try_t *t, size_t len)
+{
+    t->bytes += len;
+    if (t->bytes > SCC_TRY_BYTES) {
         scc_try_abort(t->x);
     }
 }

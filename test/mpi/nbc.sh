@@ -89,6 +89,9 @@ for np in $(scc_matrix "2 3 5" "3"); do
     tap_check $? "scc_nbc np=$np: thirteen persistent collectives (the v-variants, alltoallw and the reduce-scatters among them) keep the algorithm decided at their first start (20 times; the blocking calls between flat as forced after it)" "$log"
     scc_served "$log" "$np" scc_arrays " calls: ialltoallv:flat=3 igatherv:flat=3 iscatterv:flat=3 iallgatherv:flat=3 ireduce_scatter:flat=3 ialltoallw:flat=3$"
     tap_check $? "scc_nbc np=$np: nonblocking v-collectives whose count, displacement and datatype arrays are overwritten and freed right after the call (as mpi4py 3.1 does) served by scc on the values given" "$log"
+    scc_served "$log" "$np" scc_ibarrier " calls: ibarrier:[a-z]+=$((500 + 4 * np))$" \
+        && grep -aE "\(scc_ibarrier\) rank [0-9]* size $np: nonblocking calls ended on their caller's stack [1-9]" "$log" | grep -q .
+    tap_check $? "scc_nbc np=$np: ibarriers served by scc, some ended where tried (flags raised at once), none before a late rank arrived" "$log"
     scc_served "$log" "$np" scc_large " calls: ibcast:[a-z]+=4 iallreduce:[a-z]+=4 ialltoall:flat=4 igather:flat=4 iallgather:flat=4 ireduce_scatter_block:flat=4$" \
         && ! grep -aq "(scc_large) rank [0-9]* size $np: nonblocking calls ended" "$log"
     tap_check $? "scc_nbc np=$np: nonblocking calls of 64 KB blocks served by scc, none tried on the caller's stack (SCC_TRY_BYTES)" "$log"

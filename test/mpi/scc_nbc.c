@@ -4,10 +4,13 @@
  * collectives and with point-to-point messages that a blocking start would deadlock on,
  * requests freed while active, datatypes and communicators freed right after the start,
  * persistent requests started thousands of times and by MPI_Startall, a sparse alltoallv whose
- * last rank to start can end it at once; with -t, also two
+ * last rank to start can end it at once, ibarriers with a late rank, large calls (not tried
+ * on the caller's stack); with -t, also two
  * threads at once, each with its communicator (MPI_THREAD_MULTIPLE).  Every result checked
  * element by element. */
 #include <pthread.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "scc_test.h"
 #include "scc_forms.h"
@@ -193,6 +196,50 @@ static void start_is_local(MPI_Comm comm, int kind, int count)
     }
     MPI_Wait(&o.req, MPI_STATUS_IGNORE);
     op_check(&o, comm, "start before the chain of sends");
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+/* MPI_Ibarrier, whose try raises its flags at once: back to back (some end where they are
+ * tried), then with one rank late in turn -- nobody's request ends before the late rank
+ * started its call. */
+static void ibarriers(void)
+{
+    MPI_Comm comm;
+    MPI_Request r;
+    int n, me, bad = 0;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_name(comm, "scc_ibarrier");
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &me);
+    for (int i = 0; i < 500; ++i) {
+        MPI_Ibarrier(comm, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+    for (int i = 0; i < 4 * n; ++i) {
+        int late = i % n;
+        double t_in, t_out;
+        tb_case();
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (me == late) {
+            usleep(2000);
+        }
+        t_in = now_s();
+        MPI_Ibarrier(comm, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        t_out = now_s();
+        MPI_Bcast(&t_in, 1, MPI_DOUBLE, late, MPI_COMM_WORLD);
+        bad += t_out < t_in;
+    }
+    if (bad > 0) {
+        tb_fail("ibarrier: %d calls ended before the late rank started its own", bad);
+    }
+    MPI_Comm_free(&comm);
 }
 
 /* Large calls are not tried on their caller's stack (their tasks start at once): on a
@@ -488,6 +535,7 @@ int main(int argc, char **argv)
 #endif
     arrays_let_go();
     large_untried();
+    ibarriers();
     MPI_Comm_free(&dup);
     rc = tb_finish();
     MPI_T_finalize();

@@ -18,10 +18,12 @@ static inline bool scc_try_takes(mca_coll_scc_module_t *m)
            && NULL == m->q_head && NULL == m->cur_fiber && scc_try_possible(m->xp);
 }
 
-/* Before a tried call (its sigsetjmp returned 0): its transport holds back what it does. */
-static inline void scc_try_enter(mca_coll_scc_module_t *m, scc_try_t *tr)
+/* Before a tried call (its sigsetjmp returned 0): its transport holds back what it does
+ * (a barrier's flags excepted: flags_now). */
+static inline void scc_try_enter(mca_coll_scc_module_t *m, scc_try_t *tr, bool flags_now)
 {
     scc_try_start(m->xp, tr);
+    tr->flags_now = flags_now;
     m->try_ncalls = m->ncalls;
     m->trying = true;
     m->form = SCC_FORM_I;
@@ -50,12 +52,12 @@ static inline void scc_try_leave(mca_coll_scc_module_t *m, bool ended)
 /* A nonblocking entry's try of CALL, its blocking call: returns from the entry where the
  * call ended (its request the empty one, as a task's that ends at its start), else goes on
  * to the task. */
-#define SCC_TRY(m, request, KEEPS, CALL)                                         \
+#define SCC_TRY(m, request, KEEPS, FLAGS_NOW, CALL)                              \
     if ((KEEPS) && scc_try_takes(m)) {                                           \
         scc_try_t tr;                                                            \
         if (0 == sigsetjmp(tr.env, 0)) {                                         \
             int rc;                                                              \
-            scc_try_enter((m), &tr);                                             \
+            scc_try_enter((m), &tr, (FLAGS_NOW));                                \
             rc = (CALL);                                                         \
             scc_try_leave((m), true);                                            \
             *(request) = &ompi_request_empty;                                    \
@@ -80,7 +82,8 @@ typedef struct ompi_datatype_t scc_dt_t;
             return m->prev_i##name.fn(SCC_UNPAREN ARGS, comm, request,           \
                                       m->prev_i##name.module);                   \
         }                                                                        \
-        SCC_TRY(m, request, KEEPS, mca_coll_scc_##name(SCC_UNPAREN ARGS, comm, module)) \
+        SCC_TRY(m, request, KEEPS, false,                                        \
+                mca_coll_scc_##name(SCC_UNPAREN ARGS, comm, module))             \
         if (NULL == (t = mca_coll_scc_task_new())) {                             \
             return OMPI_ERR_OUT_OF_RESOURCE;                                     \
         }                                                                        \
@@ -485,6 +488,12 @@ int mca_coll_scc_ibarrier(struct ompi_communicator_t *comm, ompi_request_t **req
     if (!mca_coll_scc_task_takes(m, false)) {
         return m->prev_ibarrier.fn(comm, request, m->prev_ibarrier.module);
     }
+    /* Tried with its flags raised at once: held back, each rank's try would wait for the
+     * others' (none ever ended).  Raised early they say no more than the truth -- this
+     * rank has arrived -- and an abandoned try's task raises them again with the same
+     * values (its epoch restored), so a peer that saw them meanwhile saw what the task
+     * writes. */
+    SCC_TRY(m, request, true, true, mca_coll_scc_barrier(comm, module))
     if (NULL == (t = mca_coll_scc_task_new())) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }

@@ -102,6 +102,7 @@ void scc_try_start(scc_xport_t *x, scc_try_t *t)
     memcpy(t->traffic, x->traffic, sizeof(t->traffic));
     t->held = 0;
     t->bytes = 0;
+    t->flags_now = false;
     t->n = 0;
     x->trying = t;
 }

@@ -163,7 +163,7 @@ static inline char *scc_slot_wr(scc_xport_t *x, int slot, size_t len)
 /* Sets my flag *p (a line of my region only I write) to v and sends it on its way. */
 static inline void scc_flag_set(const scc_xport_t *x, volatile uint64_t *p, uint64_t v)
 {
-    if (OPAL_UNLIKELY(NULL != x->trying)) {
+    if (OPAL_UNLIKELY(NULL != x->trying) && !x->trying->flags_now) {
         scc_try_log_flag(x->trying->x, p, v);
         return;
     }

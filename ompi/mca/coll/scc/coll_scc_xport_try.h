@@ -9,15 +9,16 @@
  * flags it raises go into a log instead.  A wait answered within a few polls goes on; any
  * other wait abandons the try -- nothing left this process, so the call starts again from
  * its beginning as a task, as if never tried.  A try that reaches its end makes the log
- * visible in its order (commit).
+ * visible in its order (commit).  A barrier's flags are the exception (flags_now): raised at
+ * once, they only say that this rank arrived, and its task raises the same again.
  *
  * What cannot be held back abandons the try as a wait does: exposing a buffer single-copy
  * (its sender waits for the readers at the end), reading one (a lent buffer may be held),
  * a slot whose held-back message the call would overwrite, a log that is full, and more
  * than SCC_TRY_BYTES of messages (a large call would copy its pieces twice, its task costs
- * little beside them: it starts as a task at once).  Only the
- * shm transport on one node tries (no pml message can be held back), never with threads
- * calling concurrently or with the strict checker.
+ * little beside them: it starts as a task at once).  Only the shm transport on one node
+ * tries (no pml message can be held back), never with threads calling concurrently or with
+ * the strict checker.
  */
 #ifndef MCA_COLL_SCC_XPORT_TRY_H
 #define MCA_COLL_SCC_XPORT_TRY_H
@@ -72,6 +73,7 @@ typedef struct scc_try {
     uint64_t traffic[2][2];
     uint64_t held;                  /* my slots holding a held-back message (bitmask) */
     size_t bytes;                   /* of the messages it wrote and read */
+    bool flags_now;                 /* its flags are raised, not held back (a barrier) */
     int n;                          /* logged effects */
     scc_try_op_t log[SCC_TRY_LOG];
 } scc_try_t;

@@ -129,6 +129,23 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
             const scc_parts_t p = { NULL, NULL, bytes };
             rc = scc_take_arrivals(x, 0, (size_t) me * bytes, rbuf, &p, SIZE_MAX, NULL);
         }
+    } else if (bytes <= x->slot_size && n <= x->nslots) {
+        /* every block fits a slot and every peer gets a slot of its own: all go out at
+           once (tag: the peer), then each rank takes its blocks as they arrive -- nobody
+           waits for one peer at a time (oversubscribed, each handover of the rounds below
+           waits for a process to be scheduled: 8 processes on 2 cores, 16 KB blocks, 146-170
+           against 172-197 us) */
+        SCC_TRACED(SCC_PH_COPY, bytes,
+                   memcpy(rbuf + (size_t) me * bytes, sbuf + (size_t) me * bytes, bytes));
+        for (int j = 1; j < n && OMPI_SUCCESS == rc; ++j) {
+            int d = (me + j) % n;
+            rc = scc_xport_send(x, (uint32_t) d, sbuf + (size_t) d * bytes, bytes, 1, false,
+                                NULL);
+        }
+        if (OMPI_SUCCESS == rc) {
+            const scc_parts_t p = { NULL, NULL, bytes };
+            rc = scc_take_arrivals(x, (uint32_t) me, 0, rbuf, &p, SIZE_MAX, NULL);
+        }
     } else {
         /* piece k of my block for rank d: tag k * n + d.  Step j sends to me + j and
            receives from me - j, so no rank ever has more than one message unread by a

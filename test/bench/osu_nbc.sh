@@ -22,8 +22,10 @@ usage: test/bench/osu_nbc.sh [options] OSU_COLLECTIVE_DIR
   -V        blocking: scc against tuned and sm (e.g. -V -C "gatherv scatterv allgatherv
             reduce_scatter"; sm's launch has sm first: it serves what it implements)
 The table per process count: size, then medians over passes of scc's nonblocking pure
-communication latency, libnbc's, scc's blocking latency (us), and the ratios scc-i / scc
-blocking and scc-i / libnbc.  Each run's verbose counters must show scc serving the form.  With -V: size,
+communication latency, libnbc's, scc's blocking latency (us), the ratios scc-i / scc
+blocking and scc-i / libnbc of the medians, and the same ratios pass by pass (the runs of a
+pass launched back to back): scc-i / scc blocking's median, lowest and highest, scc-i /
+libnbc's median and highest.  Each run's verbose counters must show scc serving the form.  With -V: size,
 medians of scc, tuned, sm (us), then scc / min(tuned, sm) of the medians and the lowest and
 highest of that ratio over the passes (pass by pass).
 EOF2
@@ -125,10 +127,25 @@ for np in $nps; do
         done
         # medians per size over passes, the ratios
         for k in scc-i nbc-i scc-b; do median "$k-$c-np$np"; done
+        # the ratios pass by pass (the three runs of a pass are launched back to back: the
+        # machine's state drifts between passes more than within one), their median and
+        # range
+        for p in $(seq 1 "$passes"); do
+            join "$out/raw/scc-i-$c-np$np-$p.dat" "$out/raw/nbc-i-$c-np$np-$p.dat" |
+                join - "$out/raw/scc-b-$c-np$np-$p.dat" |
+                awk '{ if ($3 > 0 && $4 > 0) print $1, $2 / $4, $2 / $3 }'
+        done | awk '{ b[$1] = b[$1] " " $2; l[$1] = l[$1] " " $3 }
+                    END { for (s in b) print s, b[s], "|", l[s] }' |
+            while read -r s rest; do
+                bs=$(echo "${rest%|*}" | tr ' ' '\n' | sed '/^$/d' | sort -g | tr '\n' ' ')
+                ls=$(echo "${rest#*|}" | tr ' ' '\n' | sed '/^$/d' | sort -g | tr '\n' ' ')
+                echo "$s $(echo $bs | awk '{ m = (NF % 2) ? $((NF + 1) / 2) : ($(NF / 2) + $(NF / 2 + 1)) / 2; print m, $1, $NF }') $(echo $ls | awk '{ m = (NF % 2) ? $((NF + 1) / 2) : ($(NF / 2) + $(NF / 2 + 1)) / 2; print m, $NF }')"
+            done | sort -k1,1 > "$out/pass-$c-np$np"
         {
-            echo "# i$c, np $np: size  scc-i  libnbc-i  scc-blocking  scc-i/scc-b  scc-i/libnbc (us, medians of $passes)"
+            echo "# i$c, np $np: size  scc-i  libnbc-i  scc-blocking (us, medians of $passes)  scc-i/scc-b  scc-i/libnbc (of the medians)  per pass: scc-i/scc-b median low high  scc-i/libnbc median high"
             join "$out/scc-i-$c-np$np.med" "$out/nbc-i-$c-np$np.med" | join - "$out/scc-b-$c-np$np.med" |
-                sort -n | awk '{ printf "%8d %9.2f %9.2f %9.2f %7.2f %7.2f\n", $1, $2, $3, $4, ($4 > 0 ? $2 / $4 : 0), ($3 > 0 ? $2 / $3 : 0) }'
+                join - "$out/pass-$c-np$np" | sort -n |
+                awk '{ printf "%8d %9.2f %9.2f %9.2f %7.2f %7.2f   %6.2f %6.2f %6.2f   %6.2f %6.2f\n", $1, $2, $3, $4, ($4 > 0 ? $2 / $4 : 0), ($3 > 0 ? $2 / $3 : 0), $5, $6, $7, $8, $9 }'
         } | tee "$out/i$c-np$np.txt"
     done
 done

@@ -134,6 +134,15 @@ static void scc_keep(mca_coll_scc_task_t *t, struct ompi_communicator_t *comm, u
  * alltoalls) would start over as a task from input a try may have changed: not tried. */
 #define SCC_KEEPS_INPUT (MPI_IN_PLACE != sbuf)
 
+/* Collectives in which every rank waits for every other (allreduce, allgather(v),
+ * alltoall(v, w), the reduce-scatters) are not tried: only the last rank to arrive ends its
+ * try, all others pay it and their task -- after OSU's barrier, often every rank (np 2, 1-256
+ * B, medians of 5 launches: ialltoall 0.57 us tried against 0.44 as a task, iallreduce 0.61
+ * against 0.58; allgather even to 128 B, then the task ahead).  The rooted ones are (a
+ * broadcast's readers, a gather's senders end at once where the root was there), the scans
+ * (rank 0) and the barrier. */
+#define SCC_TRY_NEVER false
+
 /* A call is tried only when small: count elements of dt, per member of the communicator
  * (every rank's block) or once.  A large one would be abandoned at its first message
  * (coll_scc_xport_try.h: SCC_TRY_BYTES) and start as a task a little later than its
@@ -363,18 +372,18 @@ SCC_FORMS_DECIDED(reduce, SCC_COLL_REDUCE,
 #define SCC_REDUCTION_RUN (a->sbuf, a->rbuf, a->scount, a->sdt, a->op)
 #define SCC_REDUCTION_FILL                                                       \
     a->sbuf = sbuf; a->rbuf = rbuf; a->scount = count; a->sdt = dtype; a->op = op; a->root = 0;
-#define SCC_FORMS_REDUCTION(name, c)                                             \
-    SCC_FORMS_DECIDED(name, c, SCC_KEEPS_INPUT && scc_try_small(comm, count, dtype, false), \
-                      SCC_REDUCTION_PARAMS, SCC_REDUCTION_ARGS, SCC_REDUCTION_RUN, \
-                      SCC_REDUCTION_FILL)
-SCC_FORMS_REDUCTION(allreduce, SCC_COLL_ALLREDUCE)
-SCC_FORMS_REDUCTION(scan, SCC_COLL_SCAN)
-SCC_FORMS_REDUCTION(exscan, SCC_COLL_EXSCAN)
-SCC_FORMS_DECIDED(reduce_scatter_block, SCC_COLL_REDUCE_SCATTER_BLOCK,
-                  SCC_KEEPS_INPUT && scc_try_small(comm, count, dtype, true), SCC_REDUCTION_PARAMS,
+#define SCC_FORMS_REDUCTION(name, c, KEEPS)                                      \
+    SCC_FORMS_DECIDED(name, c, KEEPS, SCC_REDUCTION_PARAMS, SCC_REDUCTION_ARGS,  \
+                      SCC_REDUCTION_RUN, SCC_REDUCTION_FILL)
+#define SCC_KEEPS_SMALL_VECTOR (SCC_KEEPS_INPUT && scc_try_small(comm, count, dtype, false))
+SCC_FORMS_REDUCTION(allreduce, SCC_COLL_ALLREDUCE, SCC_TRY_NEVER)
+SCC_FORMS_REDUCTION(scan, SCC_COLL_SCAN, SCC_KEEPS_SMALL_VECTOR)
+SCC_FORMS_REDUCTION(exscan, SCC_COLL_EXSCAN, SCC_KEEPS_SMALL_VECTOR)
+SCC_FORMS_DECIDED(reduce_scatter_block, SCC_COLL_REDUCE_SCATTER_BLOCK, SCC_TRY_NEVER,
+                  SCC_REDUCTION_PARAMS,
                   SCC_REDUCTION_ARGS, SCC_REDUCTION_RUN, SCC_REDUCTION_FILL)
 
-SCC_FORMS_DECIDED(reduce_scatter, SCC_COLL_REDUCE_SCATTER, SCC_KEEPS_INPUT,
+SCC_FORMS_DECIDED(reduce_scatter, SCC_COLL_REDUCE_SCATTER, SCC_TRY_NEVER,
                   (const void *sbuf, void *rbuf, const int *rcounts, scc_dt_t *dtype,
                    struct ompi_op_t *op),
                   (sbuf, rbuf, rcounts, dtype, op),
@@ -391,9 +400,8 @@ SCC_FORMS_DECIDED(reduce_scatter, SCC_COLL_REDUCE_SCATTER, SCC_KEEPS_INPUT,
                       (a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt),  \
                       a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf; \
                       a->rcount = rcount; a->rdt = rdtype;)
-SCC_FORMS_BLOCKS(alltoall, SCC_COLL_ALLTOALL,
-                 SCC_KEEPS_INPUT && scc_try_small(comm, rcount, rdtype, true))
-SCC_FORMS_BLOCKS(allgather, SCC_COLL_ALLGATHER, scc_try_small(comm, rcount, rdtype, true))
+SCC_FORMS_BLOCKS(alltoall, SCC_COLL_ALLTOALL, SCC_TRY_NEVER)
+SCC_FORMS_BLOCKS(allgather, SCC_COLL_ALLGATHER, SCC_TRY_NEVER)
 
 /* The same with a root (gather, scatter; KEEPS: a block is small) */
 #define SCC_FORMS_ROOTED(name, c, KEEPS)                                         \
@@ -430,7 +438,7 @@ SCC_FORMS_DECIDED(scatterv, SCC_COLL_SCATTERV, true,
                   a->rbuf = rbuf; a->rcount = rcount; a->rdt = rdtype; a->root = root;
                   scc_keep(t, comm, root == ompi_comm_rank(comm) ? SCC_KEEP_SC | SCC_KEEP_SD : 0);)
 
-SCC_FORMS_DECIDED(allgatherv, SCC_COLL_ALLGATHERV, true,
+SCC_FORMS_DECIDED(allgatherv, SCC_COLL_ALLGATHERV, SCC_TRY_NEVER,
                   (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, const int *rcounts,
                    const int *displs, scc_dt_t *rdtype),
                   (sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype),
@@ -439,7 +447,7 @@ SCC_FORMS_DECIDED(allgatherv, SCC_COLL_ALLGATHERV, true,
                   a->rcounts = rcounts; a->rdispls = displs; a->rdt = rdtype;
                   scc_keep(t, comm, SCC_KEEP_RC | SCC_KEEP_RD);)
 
-SCC_FORMS_DECIDED(alltoallv, SCC_COLL_ALLTOALLV, SCC_KEEPS_INPUT,
+SCC_FORMS_DECIDED(alltoallv, SCC_COLL_ALLTOALLV, SCC_TRY_NEVER,
                   (const void *sbuf, const int *scounts, const int *sdispls, scc_dt_t *sdtype,
                    void *rbuf, const int *rcounts, const int *rdispls, scc_dt_t *rdtype),
                   (sbuf, scounts, sdispls, sdtype, rbuf, rcounts, rdispls, rdtype),
@@ -450,7 +458,7 @@ SCC_FORMS_DECIDED(alltoallv, SCC_COLL_ALLTOALLV, SCC_KEEPS_INPUT,
                   scc_keep(t, comm, (MPI_IN_PLACE == sbuf ? 0 : SCC_KEEP_SC | SCC_KEEP_SD)
                                         | SCC_KEEP_RC | SCC_KEEP_RD);)
 
-SCC_FORMS_DECIDED(alltoallw, SCC_COLL_ALLTOALLW, SCC_KEEPS_INPUT,
+SCC_FORMS_DECIDED(alltoallw, SCC_COLL_ALLTOALLW, SCC_TRY_NEVER,
                   (const void *sbuf, const int *scounts, const int *sdispls,
                    scc_dt_t *const *sdtypes, void *rbuf, const int *rcounts, const int *rdispls,
                    scc_dt_t *const *rdtypes),

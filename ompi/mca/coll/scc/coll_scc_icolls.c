@@ -130,8 +130,8 @@ static void scc_keep(mca_coll_scc_task_t *t, struct ompi_communicator_t *comm, u
                            what & (SCC_KEEP_ST | SCC_KEEP_RT) ? 2 : 0);
 }
 
-/* A call that writes its output where its input is (MPI_IN_PLACE of the reductions and the
- * alltoalls) would start over as a task from input a try may have changed: not tried. */
+/* A call that writes its output where its input is (MPI_IN_PLACE of reduce and the scans)
+ * would start over as a task from input a try may have changed: not tried. */
 #define SCC_KEEPS_INPUT (MPI_IN_PLACE != sbuf)
 
 /* Collectives in which every rank waits for every other (allreduce, allgather(v),

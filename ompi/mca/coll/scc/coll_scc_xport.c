@@ -172,9 +172,7 @@ int scc_slot_expose(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, i
 char *scc_xport_send_slot(scc_xport_t *x, uint32_t tag, size_t len)
 {
     int slot = scc_slot_of(x, tag);
-    if (OPAL_UNLIKELY(NULL != x->trying)) {
-        scc_try_bytes(x->trying, len);
-    }
+    scc_xport_try_bytes(x, len);
     scc_msg_hdr_t *h = scc_claim_slot(x, slot);
     if (len <= SCC_INLINE_MAX) {
         return scc_wr(x, h->data, SCC_INLINE_MAX);
@@ -204,9 +202,7 @@ int scc_slot_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int
         return OMPI_SUCCESS;
     }
     int slot = scc_slot_of(x, tag);
-    if (OPAL_UNLIKELY(NULL != x->trying)) {
-        scc_try_bytes(x->trying, len);
-    }
+    scc_xport_try_bytes(x, len);
     scc_msg_hdr_t *h = scc_claim_slot(x, slot);
     uint32_t kind;
 

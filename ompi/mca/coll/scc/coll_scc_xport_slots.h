@@ -345,12 +345,17 @@ static inline int scc_slot_of(const scc_xport_t *x, uint32_t tag)
  * (coll_scc_xport.c; why: coll_scc_drain.c). */
 bool scc_xport_shape_stuck(scc_xport_t *x, unsigned *turns);
 
-/* A message found: a try counts its bytes (coll_scc_xport_try.h). */
-static inline scc_msg_hdr_t *scc_xport_found(const scc_xport_t *x, scc_msg_hdr_t *h)
+/* A message of len bytes written or found: a try counts them (coll_scc_xport_try.h). */
+static inline void scc_xport_try_bytes(const scc_xport_t *x, size_t len)
 {
     if (OPAL_UNLIKELY(NULL != x->trying)) {
-        scc_try_bytes(x->trying, h->len);
+        scc_try_bytes(x->trying, len);
     }
+}
+
+static inline scc_msg_hdr_t *scc_xport_found(const scc_xport_t *x, scc_msg_hdr_t *h)
+{
+    scc_xport_try_bytes(x, h->len);
     return h;
 }
 

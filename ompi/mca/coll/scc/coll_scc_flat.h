@@ -155,6 +155,13 @@ static inline bool scc_single_copy_reduce(const scc_xport_t *x, size_t bytes)
 
 /* alltoallv: a table offset that points into the sender's slot, not its buffer */
 #define SCC_IN_SLOT (1ull << 63)
+/* alltoallv: a block sent as a message of its own (tag scc_a2av_own_tag), not read from the
+   sender's buffer */
+#define SCC_OWN_SLOT (1ull << 62)
+static inline uint32_t scc_a2av_own_tag(int from, int to, int n)
+{
+    return 1 + (uint32_t) ((to - from - 1 + n) % n);
+}
 /* alltoallv's pairwise rounds: piece numbers as tags wrap here (below the transport's
    reserved ids, far above any slot count) */
 #define SCC_A2AV_TAG_SPAN (1ull << 31)

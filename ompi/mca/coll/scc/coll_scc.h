@@ -122,6 +122,7 @@ typedef struct mca_coll_scc_module_t {
        many tries ended there and how many went on as tasks (verbose 2) */
     bool trying;
     uint64_t tries[2];
+    uint64_t tries_replayed;            /*   tasks that skip what their try let out */
     uint64_t *counted;                  /* the counter the last call counted in (verbose 2) */
     uint64_t try_ncalls;                /* ncalls before the try (an abandoned one undoes) */
     /* the collective of the running call and the algorithm picked (diagnostics) */

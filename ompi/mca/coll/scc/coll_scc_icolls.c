@@ -30,8 +30,9 @@ static inline void scc_try_enter(mca_coll_scc_module_t *m, scc_try_t *tr, bool f
 }
 
 /* After it: ended (its held-back effects go out), or abandoned (what it leased goes back,
- * its count is undone -- its task counts it; the transport restored itself). */
-static inline void scc_try_leave(mca_coll_scc_module_t *m, bool ended)
+ * its count is undone -- its task counts it and skips what the try let out; the transport
+ * restored itself). */
+static inline void scc_try_leave(mca_coll_scc_module_t *m, const scc_try_t *tr, bool ended)
 {
     m->trying = false;
     m->form = SCC_FORM_B;
@@ -47,6 +48,7 @@ static inline void scc_try_leave(mca_coll_scc_module_t *m, bool ended)
         }
     }
     m->tries[!ended]++;
+    m->tries_replayed += !ended && tr->nout > 0;
 }
 
 /* A nonblocking entry's try of CALL, its blocking call: returns from the entry where the
@@ -59,11 +61,11 @@ static inline void scc_try_leave(mca_coll_scc_module_t *m, bool ended)
             int rc;                                                              \
             scc_try_enter((m), &tr, (FLAGS_NOW));                                \
             rc = (CALL);                                                         \
-            scc_try_leave((m), true);                                            \
+            scc_try_leave((m), &tr, true);                                       \
             *(request) = &ompi_request_empty;                                    \
             return rc;                                                           \
         }                                                                        \
-        scc_try_leave((m), false);                                               \
+        scc_try_leave((m), &tr, false);                                          \
     }
 
 typedef struct ompi_datatype_t scc_dt_t;
@@ -134,13 +136,12 @@ static void scc_keep(mca_coll_scc_task_t *t, struct ompi_communicator_t *comm, u
  * would start over as a task from input a try may have changed: not tried. */
 #define SCC_KEEPS_INPUT (MPI_IN_PLACE != sbuf)
 
-/* Collectives in which every rank waits for every other (allreduce, allgather(v),
- * alltoall(v, w), the reduce-scatters) are not tried: only the last rank to arrive ends its
- * try, all others pay it and their task -- after OSU's barrier, often every rank (np 2, 1-256
- * B, medians of 5 launches: ialltoall 0.57 us tried against 0.44 as a task, iallreduce 0.61
- * against 0.58; allgather even to 128 B, then the task ahead).  The rooted ones are (a
- * broadcast's readers, a gather's senders end at once where the root was there), the scans
- * (rank 0) and the barrier. */
+/* Collectives that move a block between every pair of ranks in pieces written in place
+ * (alltoall(v, w), the reduce-scatters) are not tried: their messages cannot go out early
+ * (coll_scc_xport_try.h), so only the last rank to arrive ends its try and every other
+ * pays it and its task (np 2, 1-256 B, medians of 5 launches: ialltoall 0.57 us tried
+ * against 0.44 as a task).  The allreduce and the allgathers are: their first rank's
+ * message goes out at its first wait, its peers answer within the try's polls. */
 #define SCC_TRY_NEVER false
 
 /* A call is tried only when small: count elements of dt, per member of the communicator
@@ -376,7 +377,7 @@ SCC_FORMS_DECIDED(reduce, SCC_COLL_REDUCE,
     SCC_FORMS_DECIDED(name, c, KEEPS, SCC_REDUCTION_PARAMS, SCC_REDUCTION_ARGS,  \
                       SCC_REDUCTION_RUN, SCC_REDUCTION_FILL)
 #define SCC_KEEPS_SMALL_VECTOR (SCC_KEEPS_INPUT && scc_try_small(comm, count, dtype, false))
-SCC_FORMS_REDUCTION(allreduce, SCC_COLL_ALLREDUCE, SCC_TRY_NEVER)
+SCC_FORMS_REDUCTION(allreduce, SCC_COLL_ALLREDUCE, SCC_KEEPS_SMALL_VECTOR)
 SCC_FORMS_REDUCTION(scan, SCC_COLL_SCAN, SCC_KEEPS_SMALL_VECTOR)
 SCC_FORMS_REDUCTION(exscan, SCC_COLL_EXSCAN, SCC_KEEPS_SMALL_VECTOR)
 SCC_FORMS_DECIDED(reduce_scatter_block, SCC_COLL_REDUCE_SCATTER_BLOCK, SCC_TRY_NEVER,
@@ -401,7 +402,7 @@ SCC_FORMS_DECIDED(reduce_scatter, SCC_COLL_REDUCE_SCATTER, SCC_TRY_NEVER,
                       a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf; \
                       a->rcount = rcount; a->rdt = rdtype;)
 SCC_FORMS_BLOCKS(alltoall, SCC_COLL_ALLTOALL, SCC_TRY_NEVER)
-SCC_FORMS_BLOCKS(allgather, SCC_COLL_ALLGATHER, SCC_TRY_NEVER)
+SCC_FORMS_BLOCKS(allgather, SCC_COLL_ALLGATHER, scc_try_small(comm, rcount, rdtype, true))
 
 /* The same with a root (gather, scatter; KEEPS: a block is small) */
 #define SCC_FORMS_ROOTED(name, c, KEEPS)                                         \
@@ -438,7 +439,7 @@ SCC_FORMS_DECIDED(scatterv, SCC_COLL_SCATTERV, true,
                   a->rbuf = rbuf; a->rcount = rcount; a->rdt = rdtype; a->root = root;
                   scc_keep(t, comm, root == ompi_comm_rank(comm) ? SCC_KEEP_SC | SCC_KEEP_SD : 0);)
 
-SCC_FORMS_DECIDED(allgatherv, SCC_COLL_ALLGATHERV, SCC_TRY_NEVER,
+SCC_FORMS_DECIDED(allgatherv, SCC_COLL_ALLGATHERV, true,
                   (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, const int *rcounts,
                    const int *displs, scc_dt_t *rdtype),
                   (sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype),

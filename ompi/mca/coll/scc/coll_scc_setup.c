@@ -52,9 +52,10 @@ void mca_coll_scc_report_calls(mca_coll_scc_module_t *m)
                 : " (not set up: fewer calls than coll_scc_setup_calls)");
     if (0 != m->tries[0] + m->tries[1]) {
         SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d: nonblocking calls ended on "
-                    "their caller's stack %llu, tried there and run as tasks %llu "
-                    "(coll_scc_nbc_try)", m->cid, m->name, m->rank, m->size,
-                    (unsigned long long) m->tries[0], (unsigned long long) m->tries[1]);
+                    "their caller's stack %llu, tried there and run as tasks %llu (%llu "
+                    "of them skipping what their try had sent) (coll_scc_nbc_try)", m->cid,
+                    m->name, m->rank, m->size, (unsigned long long) m->tries[0],
+                    (unsigned long long) m->tries[1], (unsigned long long) m->tries_replayed);
     }
     if (NULL != m->xp) {
         /* which way each message this rank received came: its own node's memory or the

@@ -31,8 +31,10 @@ static inline scc_msg_hdr_t *scc_claim_slot(scc_xport_t *x, int slot)
     scc_msg_hdr_t *h = scc_hdr(x, x->rank, slot);
     uint32_t hi = scc_msg_call_hi(x);
 
-    if (OPAL_UNLIKELY(NULL != x->trying) && 0 != (x->trying->held >> slot & 1)) {
-        scc_try_abort(x);   /* (its message of this call is held back there) */
+    if (OPAL_UNLIKELY(NULL != x->trying)
+        && 0 != ((x->trying->held | x->trying->out) >> slot & 1)) {
+        /* (its message of this call is held back there, or out: its task reads it back) */
+        scc_try_abort(x);
     }
     scc_xport_wait_readers(x, slot);
     x->cma_pending &= ~(1ull << slot);
@@ -49,18 +51,13 @@ static inline scc_msg_hdr_t *scc_claim_slot(scc_xport_t *x, int slot)
  * headers of the call, scc_xport_shape_stuck, never takes the new fields for the old
  * message's), the fields with the call's shape, then (scc_publish_id) the id, written last: a
  * reader that sees it sees the whole message; then the write-combining flush.  (The slot's
- * last message was read by all its readers: nobody waits for the old id.)  A try holds the
- * id back (its own call may read the fields: its inline payload). */
-static inline void scc_publish_id(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint64_t id,
-                                  int nreaders)
-{
-    x->expected[slot] += (uint32_t) nreaders;
-    scc_store64(&((scc_msg_hdr_t *) scc_wr(x, h, sizeof(*h)))->id, id);
-    scc_mpb_flush(x);
-}
-
+ * last message was read by all its readers: nobody waits for the old id.)  A try writes
+ * the fields (its own call may read them: its inline payload) and logs the id, which goes
+ * out at once where the try's task could skip the message (replayable: sent from a buffer,
+ * coll_scc_xport_try.h), else at the try's end. */
 static inline void scc_publish(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint32_t tag,
-                               size_t len, uint32_t kind, const void *addr, int nreaders)
+                               size_t len, uint32_t kind, const void *addr, int nreaders,
+                               bool replayable)
 {
     if (OPAL_UNLIKELY(NULL != x->trying) && SCC_MSG_CMA == kind) {
         scc_try_abort(x);   /* (its sender would wait for the readers at the end) */
@@ -79,14 +76,62 @@ static inline void scc_publish(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint3
         w->addr = x->shape;
     }
     if (OPAL_UNLIKELY(NULL != x->trying)) {
-        /* (its id now: a call in rounds begins the transport again before the end) */
-        scc_try_log_publish(x, slot, scc_msg_id(x, tag), nreaders);
+        /* (its id now: a call in rounds begins the transport again before the end); out at
+           once where its task can skip it */
+        scc_try_log_publish(x, slot, scc_msg_id(x, tag), nreaders, replayable);
+        if (replayable) {
+            x->trying->publish_early(x);
+        }
         return;
     }
     scc_publish_id(x, h, slot, scc_msg_id(x, tag), nreaders);
 }
 
 /* ------------------------------------------------------------ tries (coll_scc_xport_try.h) */
+
+/* (scc_try_t's publish_early: reached through the try, so that the transports' wait loops
+   need not link to the slot engine) */
+static void scc_try_publish_early(scc_xport_t *x)
+{
+    scc_try_t *t = x->trying;
+    scc_try_replay_t *r = x->replay;
+    int kept = 0, i;
+    bool stop = false;
+
+    if (NULL == r) {
+        if (NULL == (r = malloc(sizeof(*r)))) {
+            return;
+        }
+        x->replay = r;
+    }
+    if (0 == x->nreplay) {
+        r->n = 0;
+    }
+    /* out in their order, up to the first that must stay (a flag, a message written in
+       place: its task would write it there again; nothing overtakes them: readers may
+       count on the order of a call's messages) or the replay's room; the acks stay held
+       back (a read acknowledged could not be read again by the task) */
+    for (i = 0; i < t->n; ++i) {
+        const scc_try_op_t *op = &t->log[i];
+        if (SCC_TRY_FLAG == op->what || (SCC_TRY_PUBLISH == op->what && !op->replayable)
+            || x->nreplay == SCC_TRY_LOG) {
+            stop = true;
+        }
+        if (!stop && SCC_TRY_PUBLISH == op->what) {
+            scc_publish_id(x, scc_hdr(x, x->rank, op->slot), op->slot, op->id, op->peer);
+            r->e[r->n].slot = op->slot;
+            r->e[r->n].id = op->id;
+            r->n++;
+            x->nreplay++;
+            t->nout++;
+            t->held &= ~(1ull << op->slot);
+            t->out |= 1ull << op->slot;
+        } else {
+            t->log[kept++] = *op;
+        }
+    }
+    t->n = kept;
+}
 
 void scc_try_start(scc_xport_t *x, scc_try_t *t)
 {
@@ -100,10 +145,15 @@ void scc_try_start(scc_xport_t *x, scc_try_t *t)
     SCC_TRY_SAVED(SCC_TRY_SAVE)
 #undef SCC_TRY_SAVE
     memcpy(t->traffic, x->traffic, sizeof(t->traffic));
-    t->held = 0;
+    t->held = t->out = 0;
     t->bytes = 0;
     t->flags_now = false;
-    t->n = 0;
+    t->n = t->nflags = t->nout = 0;
+    t->publish_early = scc_try_publish_early;
+    if (OPAL_UNLIKELY(x->nreplay > 0)) {
+        /* (a task that did not skip what its try let out: scc_try_replayed says so) */
+        (void) scc_try_replayed(x, -1, 0);
+    }
     x->trying = t;
 }
 
@@ -127,6 +177,38 @@ void scc_try_commit(scc_xport_t *x)
         }
     }
     scc_mpb_flush(x);
+    x->nreplay = 0;     /* (the call ended: nothing of it is run again) */
+}
+
+bool scc_try_replayed(scc_xport_t *x, int slot, uint64_t id)
+{
+    static bool said = false;
+    scc_try_replay_t *r = x->replay;
+
+    if (slot < 0) {
+        if (!said) {
+            said = true;
+            opal_output(0, "coll:scc: internal error: comm %u rank %d: a nonblocking call's "
+                        "task did not send again %d of the messages its try sent; please "
+                        "report it", SCC_COMM_CID(x->comm), x->rank, x->nreplay);
+        }
+        x->nreplay = 0;
+        return false;
+    }
+    for (int i = 0; i < r->n; ++i) {
+        if (slot == r->e[i].slot && id == r->e[i].id) {
+            r->e[i].slot = -1;
+            x->nreplay--;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* My message (slot, tag) of a task whose try let it out: skipped. */
+static inline bool scc_skip_replayed(scc_xport_t *x, int slot, uint32_t tag)
+{
+    return OPAL_UNLIKELY(x->nreplay > 0) && scc_try_replayed(x, slot, scc_msg_id(x, tag));
 }
 
 /* A message without data for the readers of tag: my call failed (x->fail). */
@@ -136,7 +218,8 @@ static void scc_publish_poison(scc_xport_t *x, uint32_t tag, size_t len, int nre
     scc_msg_hdr_t *h = scc_claim_slot(x, slot);
     int cls = x->fail > 0 ? x->fail : MPI_ERR_OTHER;
 
-    scc_publish(x, h, slot, tag, len, SCC_MSG_POISON | (uint32_t) cls << 8, NULL, nreaders);
+    scc_publish(x, h, slot, tag, len, SCC_MSG_POISON | (uint32_t) cls << 8, NULL, nreaders,
+                false);
 }
 
 void scc_xport_first_call(scc_xport_t *x)
@@ -165,7 +248,7 @@ int scc_slot_expose(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, i
     if (extra_len > 0) {
         memcpy(scc_slot_wr(x, slot, extra_len), extra, extra_len);
     }
-    scc_publish(x, h, slot, tag, len, SCC_MSG_CMA, buf, nreaders);
+    scc_publish(x, h, slot, tag, len, SCC_MSG_CMA, buf, nreaders, false);
     return OMPI_SUCCESS;
 }
 
@@ -184,7 +267,7 @@ void scc_xport_send_publish(scc_xport_t *x, uint32_t tag, size_t len, int nreade
 {
     int slot = scc_slot_of(x, tag);
     scc_publish(x, scc_hdr(x, x->rank, slot), slot, tag, len,
-                len <= SCC_INLINE_MAX ? SCC_MSG_INLINE : SCC_MSG_SLOT, NULL, nreaders);
+                len <= SCC_INLINE_MAX ? SCC_MSG_INLINE : SCC_MSG_SLOT, NULL, nreaders, false);
 }
 
 int scc_slot_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int nreaders,
@@ -202,6 +285,9 @@ int scc_slot_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int
         return OMPI_SUCCESS;
     }
     int slot = scc_slot_of(x, tag);
+    if (scc_skip_replayed(x, slot, tag)) {
+        return OMPI_SUCCESS;
+    }
     scc_xport_try_bytes(x, len);
     scc_msg_hdr_t *h = scc_claim_slot(x, slot);
     uint32_t kind;
@@ -221,7 +307,7 @@ int scc_slot_send(scc_xport_t *x, uint32_t tag, const void *buf, size_t len, int
     } else {
         return OMPI_ERR_BAD_PARAM;
     }
-    scc_publish(x, h, slot, tag, len, kind, buf, nreaders);
+    scc_publish(x, h, slot, tag, len, kind, buf, nreaders, true);
     return OMPI_SUCCESS;
 }
 

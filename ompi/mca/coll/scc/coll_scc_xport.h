@@ -83,6 +83,9 @@ typedef struct scc_xport {
     unsigned fiber_spin;            /*   this many polls (a task its caller waits for) */
     struct scc_try *trying;         /* the running call is tried on its caller's stack, its
                                        effects held back (coll_scc_xport_try.h) */
+    struct scc_try_replay *replay;  /* what an abandoned try let out, its task skips (NULL
+                                       until a try first lets something out) */
+    int nreplay;                    /*   entries left to skip */
     uint64_t cma_pending;           /* bitmask of my slots holding CMA descriptors */
     uint64_t bar_epoch;             /* barriers so far */
     void *backing;                  /* backend data (mapping, names) */

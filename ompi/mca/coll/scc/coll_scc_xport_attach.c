@@ -76,6 +76,7 @@ static void scc_xport_free(scc_xport_t *x)
     free(x->acks);
     free(x->pv);
     free(x->later);
+    free(x->replay);
     free(x->bounce);
     free(x->reqs);
     for (int i = 0; i < SCC_PML_AHEAD; ++i) {

@@ -160,6 +160,16 @@ static inline char *scc_slot_wr(scc_xport_t *x, int slot, size_t len)
     return (char *) scc_wr(x, scc_slot_data(x, x->rank, slot), len);
 }
 
+/* Makes my message in slot's header h visible: its id, written last (a reader that sees it
+ * sees the whole message), then the write-combining flush; nreaders more reads to count. */
+static inline void scc_publish_id(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint64_t id,
+                                  int nreaders)
+{
+    x->expected[slot] += (uint32_t) nreaders;
+    scc_store64(&((scc_msg_hdr_t *) scc_wr(x, h, sizeof(*h)))->id, id);
+    scc_mpb_flush(x);
+}
+
 /* Sets my flag *p (a line of my region only I write) to v and sends it on its way. */
 static inline void scc_flag_set(const scc_xport_t *x, volatile uint64_t *p, uint64_t v)
 {

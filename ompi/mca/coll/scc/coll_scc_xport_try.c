@@ -30,10 +30,11 @@ static scc_try_op_t *scc_try_next(scc_xport_t *x)
     return &t->log[t->n++];
 }
 
-void scc_try_log_publish(scc_xport_t *x, int slot, uint64_t id, int nreaders)
+void scc_try_log_publish(scc_xport_t *x, int slot, uint64_t id, int nreaders, bool replayable)
 {
     scc_try_op_t *op = scc_try_next(x);
     op->what = SCC_TRY_PUBLISH;
+    op->replayable = replayable;
     op->slot = slot;
     op->peer = nreaders;
     op->id = id;
@@ -54,4 +55,5 @@ void scc_try_log_flag(scc_xport_t *x, volatile uint64_t *p, uint64_t v)
     op->what = SCC_TRY_FLAG;
     op->flag = p;
     op->value = v;
+    x->trying->nflags++;
 }

@@ -4,13 +4,25 @@
  * A nonblocking call may not wait for its peers (one of them may first wait for this
  * process), and code on the caller's stack cannot stop at a wait and resume later: only a
  * task can (coll_scc_task.c).  But a call whose every wait is answered at once never stops.
- * So the call first runs here as its blocking code, with whatever other processes could
- * see held back: the messages it publishes, the acknowledgements of what it read, the
+ * So the call first runs here as its blocking code, with what other processes could act
+ * on held back: the acknowledgements of what it read (a writer would reuse its slot) and the
  * flags it raises go into a log instead.  A wait answered within a few polls goes on; any
- * other wait abandons the try -- nothing left this process, so the call starts again from
- * its beginning as a task, as if never tried.  A try that reaches its end makes the log
- * visible in its order (commit).  A barrier's flags are the exception (flags_now): raised at
- * once, they only say that this rank arrived, and its task raises the same again.
+ * other wait abandons the try -- the transport's state is restored and the call starts
+ * again from its beginning as a task.  A try that reaches its end makes the log visible in
+ * its order (commit).  A barrier's flags are the exception (flags_now): raised at once, they
+ * only say that this rank arrived, and its task raises the same again.
+ *
+ * Its messages go out at once (their peers may be waiting for them to answer: the first
+ * process at an allreduce), each noted on the transport's replay list: a task after an
+ * abandoned try runs the call again but skips the messages already out, known by their slot
+ * and id (scc_try_replayed) -- the same call sends the same ones -- and reads again what
+ * the try read (its acknowledgements never left).  A message written in its slot in place
+ * (its task would write it there again while its readers read it), any message after it or
+ * after a held-back flag (a call's messages never overtake each other: readers may count
+ * on their order), or one beyond the replay list's room is held back in the log: at a wait
+ * it abandons the try.  A slot holding a message the try let out is not claimed again in
+ * the try: its task reads its own messages back from their slots (a reduction's own
+ * contribution), and the try would have overwritten one with a later piece of the call.
  *
  * What cannot be held back abandons the try as a wait does: exposing a buffer single-copy
  * (its sender waits for the readers at the end), reading one (a lent buffer may be held),
@@ -33,11 +45,13 @@ BEGIN_C_DECLS
 
 struct scc_xport;
 
-/* Polls a tried wait makes before the try is abandoned, while it holds nothing back (a
- * broadcast's reader: the task it would become polls as many at its first resume, at the
- * task's cost); once it holds something back, none -- a peer may be waiting for it (a
- * scan's next rank), and the wait would be paid twice, in the try and in its task. */
+/* Polls a tried wait makes before the try is abandoned (a broadcast's reader: the task it
+ * would become polls as many at its first resume, at the task's cost); once the try has let
+ * messages out, more: its peers are answering them (the first process at an allreduce),
+ * and its task would cost more than the wait (about 0.6 us here); none while a flag is held
+ * back (a peer may wait for it: it would wait for the try, then for the task). */
 #define SCC_TRY_SPIN 8
+#define SCC_TRY_SPIN_OUT 32
 
 /* Held-back effects a try may log (a small call logs a few). */
 #define SCC_TRY_LOG 32
@@ -56,6 +70,7 @@ typedef struct scc_try_op {
                                        written), of the call it was published in */
     volatile uint64_t *flag;        /* flag: which, and its value */
     uint64_t value;
+    bool replayable;                /* publish: its task can skip it (publish_early) */
 } scc_try_op_t;
 
 /* The transport's words a try saves at its start and an abandoned one restores (the
@@ -73,9 +88,16 @@ typedef struct scc_try {
     bool shape_check;
     uint64_t traffic[2][2];
     uint64_t held;                  /* my slots holding a held-back message (bitmask) */
+    uint64_t out;                   /* my slots holding a message it let out (bitmask) */
     size_t bytes;                   /* of the messages it wrote and read */
     bool flags_now;                 /* its flags are raised, not held back (a barrier) */
     int n;                          /* logged effects */
+    int nflags;                     /*   of them flags */
+    int nout;                       /* messages let out (publish_early) */
+    /* lets the messages held back out, in their order, up to the first their task could
+       not skip (written in their slot), a held-back flag or the replay list's room; each
+       goes onto x's replay list (the slot engine's) */
+    void (*publish_early)(struct scc_xport *x);
     scc_try_op_t log[SCC_TRY_LOG];
 } scc_try_t;
 
@@ -87,15 +109,24 @@ typedef struct scc_try {
 void scc_try_abort(struct scc_xport *x) __attribute__((noreturn));
 
 /* The log (each abandons the try when it is full). */
-void scc_try_log_publish(struct scc_xport *x, int slot, uint64_t id, int nreaders);
+void scc_try_log_publish(struct scc_xport *x, int slot, uint64_t id, int nreaders,
+                         bool replayable);
 void scc_try_log_ack(struct scc_xport *x, int peer, int slot);
 void scc_try_log_flag(struct scc_xport *x, volatile uint64_t *p, uint64_t v);
 
-/* A wait's turn during a try: after SCC_TRY_SPIN polls (none once something is held back)
- * the try is abandoned; the poll itself is the wait loop's (scc_pause). */
+/* A wait's turn during a try: held-back messages go out at its first turn, and one that
+ * cannot abandons the try (its peers may be waiting for it); after SCC_TRY_SPIN or
+ * SCC_TRY_SPIN_OUT polls (none while a flag is held back) the try is abandoned; the poll
+ * itself is the wait loop's (scc_pause). */
 static inline void scc_try_wait_turn(scc_try_t *t, unsigned *spins)
 {
-    if (++*spins > (0 == t->n ? SCC_TRY_SPIN : 0)) {
+    if (OPAL_UNLIKELY(0 != t->held)) {
+        t->publish_early(t->x);
+        if (0 != t->held) {
+            scc_try_abort(t->x);
+        }
+    }
+    if (++*spins > (0 != t->nflags ? 0 : 0 != t->nout ? SCC_TRY_SPIN_OUT : SCC_TRY_SPIN)) {
         scc_try_abort(t->x);
     }
 }
@@ -108,6 +139,18 @@ static inline void scc_try_bytes(scc_try_t *t, size_t len)
         scc_try_abort(t->x);
     }
 }
+
+/* The messages a try let out and its task skips (slot and id; the transport's, allocated
+ * at the first). */
+typedef struct scc_try_replay {
+    int n;                          /* entries (skipped ones: slot -1) */
+    struct { int slot; uint64_t id; } e[SCC_TRY_LOG];
+} scc_try_replay_t;
+
+/* True when my message (slot, id) went out in the call's abandoned try: its task skips it
+ * (the claim of the slot, the copy, the publish).  Slot -1: the replay should be over (a
+ * try starts) -- what is left of it is an internal error, said once, and dropped. */
+bool scc_try_replayed(struct scc_xport *x, int slot, uint64_t id);
 
 END_C_DECLS
 

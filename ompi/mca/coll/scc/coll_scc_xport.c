@@ -77,11 +77,9 @@ static inline void scc_publish(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint3
     }
     if (OPAL_UNLIKELY(NULL != x->trying)) {
         /* (its id now: a call in rounds begins the transport again before the end); out at
-           once where its task can skip it */
+           the try's next wait where its task can skip it (scc_try_wait_turn), else at its
+           end with the rest: a call that only sends pays no replay */
         scc_try_log_publish(x, slot, scc_msg_id(x, tag), nreaders, replayable);
-        if (replayable) {
-            x->trying->publish_early(x);
-        }
         return;
     }
     scc_publish_id(x, h, slot, scc_msg_id(x, tag), nreaders);

@@ -213,6 +213,9 @@ static inline bool scc_skip_replayed(scc_xport_t *x, int slot, uint32_t tag)
 static void scc_publish_poison(scc_xport_t *x, uint32_t tag, size_t len, int nreaders)
 {
     int slot = scc_slot_of(x, tag);
+    if (scc_skip_replayed(x, slot, tag)) {
+        return;     /* (out before the call failed here, with its data: read as it is) */
+    }
     scc_msg_hdr_t *h = scc_claim_slot(x, slot);
     int cls = x->fail > 0 ? x->fail : MPI_ERR_OTHER;
 

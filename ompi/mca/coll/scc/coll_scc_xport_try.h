@@ -12,8 +12,9 @@
  * its order (commit).  A barrier's flags are the exception (flags_now): raised at once, they
  * only say that this rank arrived, and its task raises the same again.
  *
- * Its messages go out at once (their peers may be waiting for them to answer: the first
- * process at an allreduce), each noted on the transport's replay list: a task after an
+ * Its messages go out at its next wait (their peers may be waiting for them to answer: the
+ * first process at an allreduce; a try that only sends lets them out at its end with the
+ * rest), each noted on the transport's replay list: a task after an
  * abandoned try runs the call again but skips the messages already out, known by their slot
  * and id (scc_try_replayed) -- the same call sends the same ones -- and reads again what
  * the try read (its acknowledgements never left).  A message written in its slot in place

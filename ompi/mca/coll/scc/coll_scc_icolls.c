@@ -48,7 +48,7 @@ static inline void scc_try_leave(mca_coll_scc_module_t *m, const scc_try_t *tr, 
         }
     }
     m->tries[!ended]++;
-    m->tries_replayed += !ended && tr->nout > 0;
+    m->tries_replayed += !ended && 0 != tr->out;
 }
 
 /* A nonblocking entry's try of CALL, its blocking call: returns from the entry where the

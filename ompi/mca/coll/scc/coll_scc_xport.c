@@ -53,8 +53,8 @@ static inline scc_msg_hdr_t *scc_claim_slot(scc_xport_t *x, int slot)
  * reader that sees it sees the whole message; then the write-combining flush.  (The slot's
  * last message was read by all its readers: nobody waits for the old id.)  A try writes
  * the fields (its own call may read them: its inline payload) and logs the id, which goes
- * out at once where the try's task could skip the message (replayable: sent from a buffer,
- * coll_scc_xport_try.h), else at the try's end. */
+ * out at the try's next wait where its task could skip the message (replayable: sent from a
+ * buffer, coll_scc_xport_try.h), else at the try's end. */
 static inline void scc_publish(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint32_t tag,
                                size_t len, uint32_t kind, const void *addr, int nreaders,
                                bool replayable)
@@ -121,7 +121,6 @@ static void scc_try_publish_early(scc_xport_t *x)
             r->e[r->n].id = op->id;
             r->n++;
             x->nreplay++;
-            t->nout++;
             t->held &= ~(1ull << op->slot);
             t->out |= 1ull << op->slot;
         } else {
@@ -129,6 +128,21 @@ static void scc_try_publish_early(scc_xport_t *x)
         }
     }
     t->n = kept;
+}
+
+/* A try starts while messages of an earlier one were not skipped by its task: an internal
+ * error, said once, and the rest of the replay dropped. */
+static void scc_try_replay_left(scc_xport_t *x)
+{
+    static bool said = false;
+
+    if (!said) {
+        said = true;
+        opal_output(0, "coll:scc: internal error: comm %u rank %d: a nonblocking call's task "
+                    "did not send again %d of the messages its try sent; please report it",
+                    SCC_COMM_CID(x->comm), x->rank, x->nreplay);
+    }
+    x->nreplay = 0;
 }
 
 void scc_try_start(scc_xport_t *x, scc_try_t *t)
@@ -146,11 +160,10 @@ void scc_try_start(scc_xport_t *x, scc_try_t *t)
     t->held = t->out = 0;
     t->bytes = 0;
     t->flags_now = false;
-    t->n = t->nflags = t->nout = 0;
+    t->n = t->nflags = 0;
     t->publish_early = scc_try_publish_early;
     if (OPAL_UNLIKELY(x->nreplay > 0)) {
-        /* (a task that did not skip what its try let out: scc_try_replayed says so) */
-        (void) scc_try_replayed(x, -1, 0);
+        scc_try_replay_left(x);
     }
     x->trying = t;
 }
@@ -178,21 +191,12 @@ void scc_try_commit(scc_xport_t *x)
     x->nreplay = 0;     /* (the call ended: nothing of it is run again) */
 }
 
-bool scc_try_replayed(scc_xport_t *x, int slot, uint64_t id)
+/* True when my message (slot, id) went out in the call's abandoned try: its task skips it
+ * (the claim of the slot, the copy, the publish). */
+static bool scc_try_replayed(scc_xport_t *x, int slot, uint64_t id)
 {
-    static bool said = false;
     scc_try_replay_t *r = x->replay;
 
-    if (slot < 0) {
-        if (!said) {
-            said = true;
-            opal_output(0, "coll:scc: internal error: comm %u rank %d: a nonblocking call's "
-                        "task did not send again %d of the messages its try sent; please "
-                        "report it", SCC_COMM_CID(x->comm), x->rank, x->nreplay);
-        }
-        x->nreplay = 0;
-        return false;
-    }
     for (int i = 0; i < r->n; ++i) {
         if (slot == r->e[i].slot && id == r->e[i].id) {
             r->e[i].slot = -1;

@@ -16,7 +16,7 @@
  * first process at an allreduce; a try that only sends lets them out at its end with the
  * rest), each noted on the transport's replay list: a task after an
  * abandoned try runs the call again but skips the messages already out, known by their slot
- * and id (scc_try_replayed) -- the same call sends the same ones -- and reads again what
+ * and id (coll_scc_xport.c) -- the same call sends the same ones -- and reads again what
  * the try read (its acknowledgements never left).  A message written in its slot in place
  * (its task would write it there again while its readers read it), any message after it or
  * after a held-back flag (a call's messages never overtake each other: readers may count
@@ -94,7 +94,6 @@ typedef struct scc_try {
     bool flags_now;                 /* its flags are raised, not held back (a barrier) */
     int n;                          /* logged effects */
     int nflags;                     /*   of them flags */
-    int nout;                       /* messages let out (publish_early) */
     /* lets the messages held back out, in their order, up to the first their task could
        not skip (written in their slot), a held-back flag or the replay list's room; each
        goes onto x's replay list (the slot engine's) */
@@ -127,7 +126,7 @@ static inline void scc_try_wait_turn(scc_try_t *t, unsigned *spins)
             scc_try_abort(t->x);
         }
     }
-    if (++*spins > (0 != t->nflags ? 0 : 0 != t->nout ? SCC_TRY_SPIN_OUT : SCC_TRY_SPIN)) {
+    if (++*spins > (0 != t->nflags ? 0 : 0 != t->out ? SCC_TRY_SPIN_OUT : SCC_TRY_SPIN)) {
         scc_try_abort(t->x);
     }
 }
@@ -147,11 +146,6 @@ typedef struct scc_try_replay {
     int n;                          /* entries (skipped ones: slot -1) */
     struct { int slot; uint64_t id; } e[SCC_TRY_LOG];
 } scc_try_replay_t;
-
-/* True when my message (slot, id) went out in the call's abandoned try: its task skips it
- * (the claim of the slot, the copy, the publish).  Slot -1: the replay should be over (a
- * try starts) -- what is left of it is an internal error, said once, and dropped. */
-bool scc_try_replayed(struct scc_xport *x, int slot, uint64_t id);
 
 END_C_DECLS
 

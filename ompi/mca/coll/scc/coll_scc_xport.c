@@ -53,8 +53,8 @@ static inline scc_msg_hdr_t *scc_claim_slot(scc_xport_t *x, int slot)
  * reader that sees it sees the whole message; then the write-combining flush.  (The slot's
  * last message was read by all its readers: nobody waits for the old id.)  A try writes
  * the fields (its own call may read them: its inline payload) and logs the id, which goes
- * out at the try's next wait where its task could skip the message (replayable: sent from a
- * buffer, coll_scc_xport_try.h), else at the try's end. */
+ * out at the try's next wait or the first peer's message it finds, where its task could skip
+ * the message (replayable: sent from a buffer, coll_scc_xport_try.h), else at the try's end. */
 static inline void scc_publish(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint32_t tag,
                                size_t len, uint32_t kind, const void *addr, int nreaders,
                                bool replayable)
@@ -77,8 +77,9 @@ static inline void scc_publish(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint3
     }
     if (OPAL_UNLIKELY(NULL != x->trying)) {
         /* (its id now: a call in rounds begins the transport again before the end); out at
-           the try's next wait where its task can skip it (scc_try_wait_turn), else at its
-           end with the rest: a call that only sends pays no replay */
+           the try's next wait or found message where its task can skip it
+           (scc_try_wait_turn, scc_try_found), else at its end with the rest: a call that
+           only sends pays no replay */
         scc_try_log_publish(x, slot, scc_msg_id(x, tag), nreaders, replayable);
         return;
     }

@@ -365,7 +365,9 @@ static inline void scc_xport_try_bytes(const scc_xport_t *x, size_t len)
 
 static inline scc_msg_hdr_t *scc_xport_found(const scc_xport_t *x, scc_msg_hdr_t *h)
 {
-    scc_xport_try_bytes(x, h->len);
+    if (OPAL_UNLIKELY(NULL != x->trying)) {
+        scc_try_found(x->trying, h->len);
+    }
     return h;
 }
 

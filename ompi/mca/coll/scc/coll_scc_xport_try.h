@@ -12,9 +12,10 @@
  * its order (commit).  A barrier's flags are the exception (flags_now): raised at once, they
  * only say that this rank arrived, and its task raises the same again.
  *
- * Its messages go out at its next wait (their peers may be waiting for them to answer: the
- * first process at an allreduce; a try that only sends lets them out at its end with the
- * rest), each noted on the transport's replay list: a task after an
+ * Its messages go out at its next wait or the first peer's message it finds (their peers
+ * may be waiting for them to answer: the first process at an allreduce; a try that only
+ * sends lets them out at its end with the rest), each noted on the transport's replay
+ * list: a task after an
  * abandoned try runs the call again but skips the messages already out, known by their slot
  * and id (coll_scc_xport.c) -- the same call sends the same ones -- and reads again what
  * the try read (its acknowledgements never left).  A message written in its slot in place
@@ -137,6 +138,19 @@ static inline void scc_try_bytes(scc_try_t *t, size_t len)
     t->bytes += len;
     if (t->bytes > SCC_TRY_BYTES) {
         scc_try_abort(t->x);
+    }
+}
+
+/* A peer's message of len bytes found without a wait: held-back messages go out first
+ * where they can, as at a wait -- the peer may be waiting for them while this rank reads
+ * and combines (the last rank at an allreduce would else keep its contribution to its end;
+ * np 2, 8 B-2 KB, 33000 calls: the first rank's abandoned tries 4300 -> 1000-2000,
+ * iallgather's 130-210 -> 11-65). */
+static inline void scc_try_found(scc_try_t *t, size_t len)
+{
+    scc_try_bytes(t, len);
+    if (0 != t->held) {
+        t->publish_early(t->x);
     }
 }
 

@@ -383,7 +383,7 @@ SCC_FORMS_DECIDED(reduce, SCC_COLL_REDUCE,
 /* An allreduce from coll_scc_rsag_min bytes publishes its segment's result where it
  * combined it (coll_scc_rsag.c): its task could not skip it, and a try holding it back is
  * abandoned at its next wait -- np 2, 4 KB: 9 tries in 10, 1.4x the blocking call against
- * 1.2 as a task from the start. */
+ * 1.08 as a task from the start. */
 static inline bool scc_try_not_rsag(int count, scc_dt_t *dt)
 {
     size_t bytes;

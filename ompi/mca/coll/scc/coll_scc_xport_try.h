@@ -15,10 +15,9 @@
  * Its messages go out at its next wait or the first peer's message it finds (their peers
  * may be waiting for them to answer: the first process at an allreduce; a try that only
  * sends lets them out at its end with the rest), each noted on the transport's replay
- * list: a task after an
- * abandoned try runs the call again but skips the messages already out, known by their slot
- * and id (coll_scc_xport.c) -- the same call sends the same ones -- and reads again what
- * the try read (its acknowledgements never left).  A message written in its slot in place
+ * list: a task after an abandoned try runs the call again but skips the messages already
+ * out, known by their slot and id (coll_scc_xport.c) -- the same call sends the same ones
+ * -- and reads again what the try read (its acknowledgements never left).  A message written in its slot in place
  * (its task would write it there again while its readers read it), any message after it or
  * after a held-back flag (a call's messages never overtake each other: readers may count
  * on their order), or one beyond the replay list's room is held back in the log: at a wait

@@ -53,6 +53,7 @@ int fixed_iters, fixed_warmup = -1, min_iters = 10, max_iters = 1000;
 double budget = 0.2;
 int check_all;
 int form = FORM_B;
+int paired = -1;
 int any_wrong;
 
 int32_t *sbuf, *rbuf;
@@ -106,7 +107,10 @@ static void usage(void)
 "  -i N      exactly N timed iterations;  -w N  exactly N warm-up iterations\n"
 "  -C        check every output element after every iteration (default: stamped ones)\n"
 "  -F FORM   b: blocking calls (default); i: nonblocking, each waited for (MPI_Wait);\n"
-"            p: persistent, made at a measurement's first call, then MPI_Start and MPI_Wait\n");
+"            p: persistent, made at a measurement's first call, then MPI_Start and MPI_Wait\n"
+"  -P FORM   paired, i or p: each measurement alternates blocks of blocking calls and of\n"
+"            FORM in this one launch; prints both medians and FORM / blocking block by\n"
+"            block (median, quartiles): what a form costs, free of the launch's state\n");
     }
 }
 
@@ -116,7 +120,7 @@ static int parse_args(int argc, char **argv)
     char *tok, *save, *dup;
     size_t lo = 4, hi = 4u << 20;
 
-    while ((opt = getopt(argc, argv, "c:m:s:r:a:t:n:i:w:CF:h")) != -1) {
+    while ((opt = getopt(argc, argv, "c:m:s:r:a:t:n:i:w:CF:P:h")) != -1) {
         switch (opt) {
         case 'c':
             dup = strdup(optarg);
@@ -176,11 +180,15 @@ static int parse_args(int argc, char **argv)
             form = 'b' == optarg[0] ? FORM_B : 'i' == optarg[0] ? FORM_I : 'p' == optarg[0] ? FORM_P : -1;
             if (form < 0 || '\0' != optarg[1]) return -1;
             break;
+        case 'P':
+            paired = 'i' == optarg[0] ? FORM_I : 'p' == optarg[0] ? FORM_P : -1;
+            if (paired < 0 || '\0' != optarg[1]) return -1;
+            break;
         default: return -1;
         }
     }
-    if (optind < argc) {
-        return -1;
+    if (optind < argc || (paired >= 0 && FORM_B != form)) {
+        return -1;      /* (-P pairs its form with blocking calls: no -F beside it) */
     }
     if (!have_colls) {
         for (int c = 0; c < C_DEFAULT_COUNT; ++c) want_coll[c] = 1;
@@ -300,8 +308,17 @@ int main(int argc, char **argv)
                fixed_iters ? fixed_iters : min_iters, fixed_iters ? fixed_iters : max_iters,
                check_all ? ", every element checked" : "",
                FORM_I == form ? ", nonblocking calls" : FORM_P == form ? ", persistent calls" : "");
-        printf("# %-18s %-10s %4s %9s %11s %11s %11s %7s %6s %s\n", "collective", "alg", "root",
-               "bytes", "median_us", "min_us", "max_us", "spread%", "iters", "status");
+        if (paired >= 0) {
+            printf("# paired: blocks of blocking and %s calls alternating; per block the mean "
+                   "of the slowest rank's time per call (its lower 90%%); medians over blocks\n",
+                   FORM_I == paired ? "nonblocking" : "persistent");
+            printf("# %-18s %-10s %4s %9s %11s %11s %7s %7s %7s %6s %s\n", "collective", "alg",
+                   "root", "bytes", "blocking_us", FORM_I == paired ? "nonblock_us" : "persist_us",
+                   "ratio", "q1", "q3", "iters", "status");
+        } else {
+            printf("# %-18s %-10s %4s %9s %11s %11s %11s %7s %6s %s\n", "collective", "alg",
+                   "root", "bytes", "median_us", "min_us", "max_us", "spread%", "iters", "status");
+        }
         fflush(stdout);
     }
 

@@ -36,6 +36,11 @@ extern const char *alg_list;          /* -a: NULL (component decides), "all" or 
  * request made at a measurement's first call, then MPI_Start and MPI_Wait per call) */
 enum { FORM_B, FORM_I, FORM_P };
 extern int form;
+/* -P: paired -- each measurement alternates blocks of blocking calls and calls of this form
+ * (FORM_I or FORM_P; -1: off) in one launch, and reports their ratio block by block: the
+ * machine's state from one launch to the next (a guest's clock, where its memory landed)
+ * cancels out */
+extern int paired;
 
 /* Buffers: page-aligned, with guard zones before and after the used part. */
 extern int32_t *sbuf, *rbuf;

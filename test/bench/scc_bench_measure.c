@@ -187,6 +187,83 @@ static double iteration(const meas_t *m, int it, long *bad)
     return t;
 }
 
+#define PAIR_BLOCKS 11            /* blocks of each form in a paired measurement (-P) */
+
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t) n, sizeof(double), cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The mean of v's lower 90 %: a call's time comes in the timer's ticks (tens of ns here),
+ * which a median keeps and a mean smooths; the top tenth (a process that lost the
+ * processor) left out. */
+static double trimmed_mean(double *v, int n)
+{
+    int keep = n - n / 10;
+    double sum = 0;
+    qsort(v, (size_t) n, sizeof(double), cmp_double);
+    for (int i = 0; i < keep; ++i) {
+        sum += v[i];
+    }
+    return sum / keep;
+}
+
+/* -P: PAIR_BLOCKS blocks of each form, blocking first in even blocks and last in odd ones;
+ * a block's time is the trimmed mean over its calls of the slowest rank's.  plan: the
+ * iterations (split over the blocks of a form) and the warm-up (of each form). */
+static void measure_paired(meas_t *m, const char *alg, const int *plan, long *bad)
+{
+    const int forms[2] = { FORM_B, paired };
+    int per = plan[0] / PAIR_BLOCKS, it = PROBES;
+    double *t, med[2][PAIR_BLOCKS], ratio[PAIR_BLOCKS];
+
+    per = per < 5 ? 5 : per;
+    t = malloc((size_t) per * sizeof(double) + 1);
+    for (int f = 0; f < 2; ++f) {
+        form = forms[f];
+        for (int i = 0; i < plan[1]; ++i) {
+            iteration(m, it++, bad);
+        }
+    }
+    for (int b = 0; b < PAIR_BLOCKS; ++b) {
+        for (int k = 0; k < 2; ++k) {
+            int f = b % 2 ? 1 - k : k;
+            form = forms[f];
+            for (int i = 0; i < per; ++i) {
+                t[i] = iteration(m, it++, bad);
+            }
+            ctl_max(t, per);
+            med[f][b] = 0 == rank ? trimmed_mean(t, per) : 0;
+        }
+        ratio[b] = med[0][b] > 0 ? med[1][b] / med[0][b] : 0;
+    }
+    form = FORM_B;
+    if (!guards_ok(sbuf, m->sn) || !guards_ok(rbuf, m->rn)) {
+        fprintf(stderr, "scc_bench: rank %d: FAIL: %s %zu bytes: guard zone overwritten\n",
+                rank, coll_names[m->coll], m->c * sizeof(int32_t));
+        ++*bad;
+    }
+    ctl_sum(bad);
+    if (*bad) {
+        any_wrong = 1;
+    }
+    if (0 == rank) {
+        char rootstr[16];
+        double r = median_of(ratio, PAIR_BLOCKS);
+        snprintf(rootstr, sizeof(rootstr), is_rooted(m->coll) ? "%d" : "-", m->root);
+        printf("%-20s %-10s %4s %9zu %11.3f %11.3f %7.2f %7.2f %7.2f %6d %s\n",
+               coll_names[m->coll], alg, rootstr,
+               C_BARRIER == m->coll ? (size_t) 0 : m->c * sizeof(int32_t),
+               median_of(med[0], PAIR_BLOCKS) * 1e6, median_of(med[1], PAIR_BLOCKS) * 1e6, r,
+               ratio[PAIR_BLOCKS / 4], ratio[PAIR_BLOCKS - 1 - PAIR_BLOCKS / 4],
+               2 * per * PAIR_BLOCKS, *bad ? "WRONG" : "ok");
+        fflush(stdout);
+    }
+    free(t);
+    run_coll_end();
+}
+
 /* One measurement of m (its coll, root, block and communicator set), printed by rank 0. */
 void measure(meas_t *m, const char *alg)
 {
@@ -234,6 +311,11 @@ void measure(meas_t *m, const char *alg)
         plan[1] = fixed_warmup >= 0 ? fixed_warmup : it / 5 < 2 ? 2 : it / 5 > 200 ? 200 : it / 5;
     }
     ctl_share(plan, 2);
+
+    if (paired >= 0) {
+        measure_paired(m, alg, plan, &bad);
+        return;
+    }
 
     /* 3. warm-up and timed iterations */
     t = malloc((size_t) plan[0] * sizeof(double) + 1);

@@ -205,6 +205,28 @@ if [ -n "${SCC_BUILDDIR:-}" ] && [ -x "$SCC_BUILDDIR/test/bench/scc_bench" ]; th
             not_ok "scc_bench -F $f: every call reached coll/scc in its form: not$missing; served:$served"
         fi
     done
+    # paired (-P): blocks of blocking calls and of the form alternating in one launch; every
+    # line has both times and a ratio, and each collective was served by scc in both forms
+    for f in i p; do
+        log=$tmp/bench-pair-$f.log
+        bench_run "$log" 5 " -P $f" -P $f -c bcast,allreduce,barrier -s 4,4K -i 22 -w 1 -C
+        served=" $(bl_scc_served "$log")"
+        missing=""
+        for c in bcast allreduce barrier; do
+            if [ $f = p ]; then name=${c}_init; else name=i$c; fi
+            # (the blocking barrier's fallback count: the calls before the set-up)
+            case "$served" in *" $name:fallback="*) missing="$missing $name(fallback)" ;; esac
+            for form_name in "$c" "$name"; do
+                case "$served" in *" $form_name:"*) ;; *) missing="$missing $form_name" ;; esac
+            done
+        done
+        bad=$(awk '!/^#/ && / ok$/ && !($5 > 0 && $6 > 0 && $7 > 0 && $8 <= $7 && $7 <= $9)' "$log")
+        if [ -z "$missing" ] && [ -z "$bad" ]; then
+            ok "scc_bench -P $f: both forms served by scc, a ratio within its quartiles per line:$served"
+        else
+            not_ok "scc_bench -P $f: both forms served by scc, a ratio per line: not$missing; lines: $bad; served:$served"
+        fi
+    done
     if "$here/compare.sh" -b "$SCC_BUILDDIR" -o "$tmp/cmp" -n 2 -c "scc tuned" -C bcast,barrier \
         -s 4,1K -i 20 -r 1 > "$tmp/cmp.out" 2>&1 &&
         grep -q "^np 2  scc: selected on 2/2" "$tmp/cmp/selection.txt" &&

@@ -187,13 +187,38 @@ static double iteration(const meas_t *m, int it, long *bad)
     return t;
 }
 
-#define PAIR_BLOCKS 11            /* blocks of each form in a paired measurement (-P) */
-
+/* Sorts v; its median. */
 static double median_of(double *v, int n)
 {
     qsort(v, (size_t) n, sizeof(double), cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
+
+/* After a measurement's calls: its guard zones checked, the wrong outputs of all ranks
+ * summed into *bad (every rank). */
+static void measurement_end(const meas_t *m, long *bad)
+{
+    if (!guards_ok(sbuf, m->sn) || !guards_ok(rbuf, m->rn)) {
+        fprintf(stderr, "scc_bench: rank %d: FAIL: %s %zu bytes: guard zone overwritten\n",
+                rank, coll_names[m->coll], m->c * sizeof(int32_t));
+        ++*bad;
+    }
+    ctl_sum(bad);
+    if (*bad) {
+        any_wrong = 1;
+    }
+}
+
+/* A result line's first columns: collective, algorithm, root, bytes. */
+static void print_what(const meas_t *m, const char *alg)
+{
+    char rootstr[16];
+    snprintf(rootstr, sizeof(rootstr), is_rooted(m->coll) ? "%d" : "-", m->root);
+    printf("%-20s %-10s %4s %9zu ", coll_names[m->coll], alg, rootstr,
+           C_BARRIER == m->coll ? (size_t) 0 : m->c * sizeof(int32_t));
+}
+
+#define PAIR_BLOCKS 11            /* blocks of each form in a paired measurement (-P) */
 
 /* The mean of v's lower 90 %: a call's time comes in the timer's ticks (tens of ns here),
  * which a median keeps and a mean smooths; the top tenth (a process that lost the
@@ -239,22 +264,11 @@ static void measure_paired(meas_t *m, const char *alg, const int *plan, long *ba
         ratio[b] = med[0][b] > 0 ? med[1][b] / med[0][b] : 0;
     }
     form = FORM_B;
-    if (!guards_ok(sbuf, m->sn) || !guards_ok(rbuf, m->rn)) {
-        fprintf(stderr, "scc_bench: rank %d: FAIL: %s %zu bytes: guard zone overwritten\n",
-                rank, coll_names[m->coll], m->c * sizeof(int32_t));
-        ++*bad;
-    }
-    ctl_sum(bad);
-    if (*bad) {
-        any_wrong = 1;
-    }
+    measurement_end(m, bad);
     if (0 == rank) {
-        char rootstr[16];
         double r = median_of(ratio, PAIR_BLOCKS);
-        snprintf(rootstr, sizeof(rootstr), is_rooted(m->coll) ? "%d" : "-", m->root);
-        printf("%-20s %-10s %4s %9zu %11.3f %11.3f %7.2f %7.2f %7.2f %6d %s\n",
-               coll_names[m->coll], alg, rootstr,
-               C_BARRIER == m->coll ? (size_t) 0 : m->c * sizeof(int32_t),
+        print_what(m, alg);
+        printf("%11.3f %11.3f %7.2f %7.2f %7.2f %6d %s\n",
                median_of(med[0], PAIR_BLOCKS) * 1e6, median_of(med[1], PAIR_BLOCKS) * 1e6, r,
                ratio[PAIR_BLOCKS / 4], ratio[PAIR_BLOCKS - 1 - PAIR_BLOCKS / 4],
                2 * per * PAIR_BLOCKS, *bad ? "WRONG" : "ok");
@@ -325,29 +339,17 @@ void measure(meas_t *m, const char *alg)
     for (int i = 0; i < plan[0]; ++i) {
         t[i] = iteration(m, PROBES + plan[1] + i, &bad);
     }
-    if (!guards_ok(sbuf, m->sn) || !guards_ok(rbuf, m->rn)) {
-        fprintf(stderr, "scc_bench: rank %d: FAIL: %s %zu bytes: guard zone overwritten\n",
-                rank, coll_names[m->coll], m->c * sizeof(int32_t));
-        bad++;
-    }
 
     /* 4. per iteration the slowest rank; over iterations median, min, max, spread */
     ctl_max(t, plan[0]);
-    ctl_sum(&bad);
-    if (bad) {
-        any_wrong = 1;
-    }
+    measurement_end(m, &bad);
     if (0 == rank) {
         int n = plan[0];
-        char rootstr[16];
-        qsort(t, (size_t) n, sizeof(double), cmp_double);
-        double med = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+        double med = median_of(t, n);
         double p10 = t[(n - 1) / 10], p90 = t[(n - 1) - (n - 1) / 10];
-        snprintf(rootstr, sizeof(rootstr), is_rooted(m->coll) ? "%d" : "-", m->root);
-        printf("%-20s %-10s %4s %9zu %11.3f %11.3f %11.3f %7.1f %6d %s\n", coll_names[m->coll],
-               alg, rootstr, C_BARRIER == m->coll ? (size_t) 0 : m->c * sizeof(int32_t),
-               med * 1e6, t[0] * 1e6, t[n - 1] * 1e6, med > 0 ? 100.0 * (p90 - p10) / med : 0.0,
-               n, bad ? "WRONG" : "ok");
+        print_what(m, alg);
+        printf("%11.3f %11.3f %11.3f %7.1f %6d %s\n", med * 1e6, t[0] * 1e6, t[n - 1] * 1e6,
+               med > 0 ? 100.0 * (p90 - p10) / med : 0.0, n, bad ? "WRONG" : "ok");
         fflush(stdout);
     }
     free(t);

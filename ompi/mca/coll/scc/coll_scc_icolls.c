@@ -147,13 +147,18 @@ static void scc_keep(mca_coll_scc_task_t *t, struct ompi_communicator_t *comm, u
  * (coll_scc_xport_try.h: SCC_TRY_BYTES) and start as a task a little later than its
  * peers, which a pipeline of slot pieces pays for (a 1 MB gather at 2 processes: 70-90
  * against 45-60 us); its task's start is a few percent of it. */
-static inline bool scc_try_small(struct ompi_communicator_t *comm, int count, scc_dt_t *dt,
-                                 bool per_rank)
+static inline size_t scc_bytes_of(int count, scc_dt_t *dt)
 {
     size_t bytes;
     ompi_datatype_type_size(dt, &bytes);
-    bytes *= (size_t) count * (per_rank ? (size_t) ompi_comm_size(comm) : 1);
-    return bytes <= SCC_TRY_BYTES;
+    return bytes * (size_t) count;
+}
+
+static inline bool scc_try_small(struct ompi_communicator_t *comm, int count, scc_dt_t *dt,
+                                 bool per_rank)
+{
+    return scc_bytes_of(count, dt) * (per_rank ? (size_t) ompi_comm_size(comm) : 1)
+           <= SCC_TRY_BYTES;
 }
 
 /* A persistent start: decides at the first start that finds the communicator set up (decide
@@ -386,10 +391,8 @@ SCC_FORMS_DECIDED(reduce, SCC_COLL_REDUCE,
  * 1.08 as a task from the start. */
 static inline bool scc_try_not_rsag(int count, scc_dt_t *dt)
 {
-    size_t bytes;
-    ompi_datatype_type_size(dt, &bytes);
     return mca_coll_scc_config.rsag_min <= 0
-           || bytes * (size_t) count < (size_t) mca_coll_scc_config.rsag_min;
+           || scc_bytes_of(count, dt) < (size_t) mca_coll_scc_config.rsag_min;
 }
 SCC_FORMS_REDUCTION(allreduce, SCC_COLL_ALLREDUCE,
                     SCC_KEEPS_SMALL_VECTOR && scc_try_not_rsag(count, dtype))

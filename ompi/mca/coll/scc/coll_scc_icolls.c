@@ -18,7 +18,7 @@ static inline bool scc_try_takes(mca_coll_scc_module_t *m)
            && NULL == m->q_head && NULL == m->cur_fiber && scc_try_possible(m->xp);
 }
 
-/* Before a tried call (its sigsetjmp returned 0): its transport holds back what it does
+/* Before a tried call (its SCC_TRY_SETJMP returned 0): its transport holds back what it does
  * (a barrier's flags excepted: flags_now). */
 static inline void scc_try_enter(mca_coll_scc_module_t *m, scc_try_t *tr, bool flags_now)
 {
@@ -57,7 +57,7 @@ static inline void scc_try_leave(mca_coll_scc_module_t *m, const scc_try_t *tr, 
 #define SCC_TRY(m, request, KEEPS, FLAGS_NOW, CALL)                              \
     if ((KEEPS) && scc_try_takes(m)) {                                           \
         scc_try_t tr;                                                            \
-        if (0 == sigsetjmp(tr.env, 0)) {                                         \
+        if (0 == SCC_TRY_SETJMP(tr.env)) {                                       \
             int rc;                                                              \
             scc_try_enter((m), &tr, (FLAGS_NOW));                                \
             rc = (CALL);                                                         \

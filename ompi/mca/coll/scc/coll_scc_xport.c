@@ -148,11 +148,10 @@ static void scc_try_replay_left(scc_xport_t *x)
 
 void scc_try_start(scc_xport_t *x, scc_try_t *t)
 {
-    if (x->nlater > 0) {
-        /* (what the call would settle at its first wait or its end: an abandoned try
-           then only drops acks of its own reads) */
-        scc_xport_flush_later(x, false);
-    }
+    /* the acks earlier calls owe stay owed, settled where the call would settle them (its
+       first wait or its end; at the try's start they cost a cold call most: np 2, the
+       reader of an 8-byte scatter) -- an abandoned try keeps them and drops its own */
+    t->nlater = x->nlater;
     t->x = x;
 #define SCC_TRY_SAVE(f) SCC_TRY_COPY(t, x, f)
     SCC_TRY_SAVED(SCC_TRY_SAVE)

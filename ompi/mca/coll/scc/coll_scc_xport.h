@@ -83,6 +83,8 @@ typedef struct scc_xport {
     unsigned fiber_spin;            /*   this many polls (a task its caller waits for) */
     struct scc_try *trying;         /* the running call is tried on its caller's stack, its
                                        effects held back (coll_scc_xport_try.h) */
+    bool try_able;                  /* calls may be tried here (set at attach: read beside
+                                       the words above at every nonblocking call) */
     struct scc_try_replay *replay;  /* what an abandoned try let out, its task skips (NULL
                                        until a try first lets something out) */
     int nreplay;                    /*   entries left to skip */

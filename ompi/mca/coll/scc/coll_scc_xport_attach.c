@@ -265,6 +265,7 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
     x->pipe = pipe >= SCC_LINE && (size_t) pipe < x->slot_size ? (size_t) pipe : x->slot_size;
     /* oversubscribed, the peer a process waits for is often not running: yield at once */
     x->spin = x->yield ? 1 : (cs->spin > 0 ? (unsigned) cs->spin : 1);
+    x->try_able = scc_try_able(x);
     *out = x;
     return OMPI_SUCCESS;
 }

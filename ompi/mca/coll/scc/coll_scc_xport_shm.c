@@ -340,13 +340,13 @@ static int scc_shm_attach(scc_xport_t *x, const scc_members_t *mb)
 }
 
 /* Only this transport tries calls (coll_scc_xport_try.h): on one node every message it
- * carries is a slot or a flag, which a try can hold back. */
-bool scc_try_possible(const scc_xport_t *x)
+ * carries is a slot or a flag, which a try can hold back; never with threads (the thread
+ * level is fixed by MPI_Init). */
+bool scc_try_able(const scc_xport_t *x)
 {
-    return NULL != x && &mca_coll_scc_xport_shm_ops == x->ops && NULL == x->remote
-           && 0 == (x->caps & SCC_XPORT_CAP_PML) && NULL == x->strict && 0 == x->fail
-           && !x->shape_check && NULL == x->fiber && NULL == x->trying
-           && !ompi_mpi_thread_multiple && !opal_using_threads();
+    return &mca_coll_scc_xport_shm_ops == x->ops && NULL == x->remote
+           && 0 == (x->caps & SCC_XPORT_CAP_PML) && !ompi_mpi_thread_multiple
+           && !opal_using_threads();
 }
 
 /* The generic transport: the slot engine in one shared segment per node; peers on other

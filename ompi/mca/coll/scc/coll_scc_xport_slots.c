@@ -28,14 +28,25 @@ void scc_xport_ack_scan(scc_xport_t *x)
 
 void scc_xport_flush_later(scc_xport_t *x, bool only_old)
 {
-    int keep = 0;
+    scc_try_t *t = x->trying;
+    /* in a try, the first t->nlater are earlier calls' reads: out now (any time is right
+       for them), the try's own are held back (its task reads them again) */
+    int earlier = NULL != t ? t->nlater : 0, keep = 0;
+
     for (int i = 0; i < x->nlater; ++i) {
         if (only_old && x->later[i].call == x->call) {
             x->later[keep++] = x->later[i];
             continue;
         }
-        scc_ack_put(x, x->later[i].peer, x->later[i].slot);
+        if (i < earlier) {
+            scc_ack_write(x, x->later[i].peer, x->later[i].slot);
+        } else {
+            scc_ack_put(x, x->later[i].peer, x->later[i].slot);
+        }
     }
     x->nlater = keep;
+    if (NULL != t) {
+        t->nlater = 0;      /* (what is kept is the try's: those of its call) */
+    }
     scc_mpb_flush(x);
 }

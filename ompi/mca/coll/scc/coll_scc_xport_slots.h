@@ -237,16 +237,22 @@ static inline void scc_pause(const scc_xport_t *x, unsigned *spins)
  * only_old: only those of earlier calls. */
 void scc_xport_flush_later(scc_xport_t *x, bool only_old);
 
-/* Counts one more message read from peer's slot in my ack line there (not flushed). */
+/* Counts one more message read from peer's slot in my ack line there (not flushed), at
+ * once: scc_ack_put, unless a try holds it back. */
+static inline void scc_ack_write(scc_xport_t *x, int peer, int slot)
+{
+    uint32_t v = ++x->acks[(size_t) peer * x->nslots + slot];
+    volatile uint32_t *line = scc_ackline(x, peer, x->rank);
+    scc_store32((volatile uint32_t *) scc_wr(x, &line[slot], sizeof(uint32_t)), v);
+}
+
 static inline void scc_ack_put(scc_xport_t *x, int peer, int slot)
 {
     if (OPAL_UNLIKELY(NULL != x->trying)) {
         scc_try_log_ack(x, peer, slot);
         return;
     }
-    uint32_t v = ++x->acks[(size_t) peer * x->nslots + slot];
-    volatile uint32_t *line = scc_ackline(x, peer, x->rank);
-    scc_store32((volatile uint32_t *) scc_wr(x, &line[slot], sizeof(uint32_t)), v);
+    scc_ack_write(x, peer, slot);
 }
 
 /* Adds up what my readers counted of each of my slots into x->acked. */
@@ -464,7 +470,13 @@ void scc_xport_send_publish(scc_xport_t *x, uint32_t tag, size_t len, int nreade
 
 /* Tries (coll_scc_xport_try.h).  True when a call on x may be tried (the shm transport on one
  * node, no other thread, no failed or checked call). */
-bool scc_try_possible(const scc_xport_t *x);
+static inline bool scc_try_possible(const scc_xport_t *x)
+{
+    return NULL != x && x->try_able && NULL == x->strict && NULL == x->fiber
+           && NULL == x->trying && 0 == x->fail && !x->shape_check;
+}
+/* Whether x's transport and the thread level let calls be tried (at attach: x->try_able). */
+bool scc_try_able(const scc_xport_t *x);
 /* Starts a try on x: settles acks owed from earlier calls (they may go out any time), saves
  * what an abandoned try restores, and holds back x's effects from here on. */
 void scc_try_start(scc_xport_t *x, scc_try_t *t);

@@ -15,10 +15,10 @@ void scc_try_abort(scc_xport_t *x)
     SCC_TRY_SAVED(SCC_TRY_RESTORE)
 #undef SCC_TRY_RESTORE
     memcpy(x->traffic, t->traffic, sizeof(t->traffic));
-    /* the reads it made are read again by the task: their acks owed are dropped (none was
-       owed at its start) */
-    x->nlater = 0;
-    siglongjmp(t->env, 1);
+    /* the reads it made are read again by the task: their acks owed are dropped, those
+       earlier calls owe kept (the first t->nlater, unless settled in the try) */
+    x->nlater = t->nlater;
+    SCC_TRY_LONGJMP(t->env);
 }
 
 static scc_try_op_t *scc_try_next(scc_xport_t *x)

@@ -63,6 +63,20 @@ struct scc_xport;
  * ibcast 8 KB 0.86 us tried against 0.98 as a task, 16 KB 1.72 against 1.48). */
 #define SCC_TRY_BYTES 8192
 
+/* Where an abandoned try goes back to.  GCC's and Clang's builtin pair keeps three words
+ * and makes no call (the function that sets it saves every register it needs itself):
+ * libc's sigsetjmp writes a 200-byte buffer, lines a call just after a context switch finds
+ * cold; elsewhere, sigsetjmp without the signal mask. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__aarch64__))
+typedef void *scc_try_env_t[5];
+#define SCC_TRY_SETJMP(env) __builtin_setjmp(env)
+#define SCC_TRY_LONGJMP(env) __builtin_longjmp((env), 1)
+#else
+typedef sigjmp_buf scc_try_env_t;
+#define SCC_TRY_SETJMP(env) sigsetjmp((env), 0)
+#define SCC_TRY_LONGJMP(env) siglongjmp((env), 1)
+#endif
+
 typedef struct scc_try_op {
     enum { SCC_TRY_PUBLISH, SCC_TRY_ACK, SCC_TRY_FLAG } what;
     int slot;                       /* publish: my slot; ack: the peer's */
@@ -81,13 +95,15 @@ typedef struct scc_try_op {
 #define SCC_TRY_COPY(to, from, f) (to)->f = (from)->f;
 
 typedef struct scc_try {
-    sigjmp_buf env;                 /* where an abandoned try goes back to */
+    scc_try_env_t env;              /* where an abandoned try goes back to */
     struct scc_xport *x;
     /* the transport's state before the try, restored when it is abandoned */
     uint64_t call, bar_epoch, shape, met;
     int fail;
     bool shape_check;
     uint64_t traffic[2][2];
+    int nlater;                     /* acks owed from earlier calls, first in x->later (0
+                                       once settled in the try) */
     uint64_t held;                  /* my slots holding a held-back message (bitmask) */
     uint64_t out;                   /* my slots holding a message it let out (bitmask) */
     size_t bytes;                   /* of the messages it wrote and read */
@@ -104,8 +120,8 @@ typedef struct scc_try {
 /* Whether a call on x may be tried, the start and the commit: the slot engine's
  * (coll_scc_xport_slots.h). */
 
-/* Abandons x's try: its log dropped, x's state restored, back to its start (siglongjmp:
- * its sigsetjmp returns 1). */
+/* Abandons x's try: its log dropped, x's state restored, back to its start (its
+ * SCC_TRY_SETJMP returns 1). */
 void scc_try_abort(struct scc_xport *x) __attribute__((noreturn));
 
 /* The log (each abandons the try when it is full). */

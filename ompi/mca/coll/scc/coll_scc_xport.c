@@ -152,6 +152,7 @@ void scc_try_start(scc_xport_t *x, scc_try_t *t)
        first wait or its end; at the try's start they cost a cold call most: np 2, the
        reader of an 8-byte scatter) -- an abandoned try keeps them and drops its own */
     t->nlater = x->nlater;
+    t->spin = x->yield ? SCC_TRY_SPIN_OVER : SCC_TRY_SPIN;
     t->x = x;
 #define SCC_TRY_SAVE(f) SCC_TRY_COPY(t, x, f)
     SCC_TRY_SAVED(SCC_TRY_SAVE)

@@ -148,9 +148,9 @@ static void scc_try_replay_left(scc_xport_t *x)
 
 void scc_try_start(scc_xport_t *x, scc_try_t *t)
 {
-    /* the acks earlier calls owe stay owed, settled where the call would settle them (its
-       first wait or its end; at the try's start they cost a cold call most: np 2, the
-       reader of an 8-byte scatter) -- an abandoned try keeps them and drops its own */
+    /* the acks earlier calls owe stay owed: the call settles them at its first wait or its
+       end, as a blocking one does (settled here, they were lines more for a call that
+       comes cold, after a context switch) -- an abandoned try keeps them, drops its own */
     t->nlater = x->nlater;
     t->spin = x->yield ? SCC_TRY_SPIN_OVER : SCC_TRY_SPIN;
     t->x = x;

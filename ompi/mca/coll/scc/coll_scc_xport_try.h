@@ -72,7 +72,7 @@ struct scc_xport;
  * and makes no call (the function that sets it saves every register it needs itself):
  * libc's sigsetjmp writes a 200-byte buffer, lines a call just after a context switch finds
  * cold; elsewhere, sigsetjmp without the signal mask. */
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__aarch64__))
+#if defined(__GNUC__) && defined(__x86_64__)
 typedef void *scc_try_env_t[5];
 #define SCC_TRY_SETJMP(env) __builtin_setjmp(env)
 #define SCC_TRY_LONGJMP(env) __builtin_longjmp((env), 1)

@@ -344,27 +344,6 @@ static bool scc_task_enqueue(mca_coll_scc_task_t *t, bool eager, int *rc)
     return ended;
 }
 
-bool mca_coll_scc_task_takes(mca_coll_scc_module_t *m, bool persistent)
-{
-    if (NULL != __atomic_load_n(&m->q_head, __ATOMIC_ACQUIRE)) {
-        return true;    /* after the tasks before it, in the order of the calls */
-    }
-    switch (m->state) {
-    case SCC_STATE_ACTIVE:
-        return true;
-    case SCC_STATE_DECLINED:
-        return false;
-    default:
-        /* before setup: a call counts towards it as a blocking one does; the call that
-           sets up is a task (the setup's agreements then wait without blocking) */
-        if (!persistent && m->lazy_calls < (uint64_t) mca_coll_scc_config.setup_calls) {
-            m->lazy_calls++;
-            return false;
-        }
-        return true;
-    }
-}
-
 void mca_coll_scc_task_drain(mca_coll_scc_module_t *m)
 {
     while (NULL != __atomic_load_n(&m->q_head, __ATOMIC_ACQUIRE)) {

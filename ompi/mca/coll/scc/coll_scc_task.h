@@ -87,7 +87,28 @@ void mca_coll_scc_task_keep(mca_coll_scc_task_t *t, int n, const int **ints[], i
  * fallback's function (what it started runs in the order of the calls either way: a call
  * goes there only when no task of the communicator is queued).  Counts the call towards
  * setup as a blocking one is counted. */
-bool mca_coll_scc_task_takes(mca_coll_scc_module_t *m, bool persistent);
+static inline bool mca_coll_scc_task_takes(mca_coll_scc_module_t *m, bool persistent)
+{
+    /* (inline: every nonblocking call asks, and a call after a context switch finds
+       code elsewhere cold) */
+    if (NULL != __atomic_load_n(&m->q_head, __ATOMIC_ACQUIRE)) {
+        return true;    /* after the tasks before it, in the order of the calls */
+    }
+    switch (m->state) {
+    case SCC_STATE_ACTIVE:
+        return true;
+    case SCC_STATE_DECLINED:
+        return false;
+    default:
+        /* before setup: a call counts towards it as a blocking one does; the call that
+           sets up is a task (the setup's agreements then wait without blocking) */
+        if (!persistent && m->lazy_calls < (uint64_t) mca_coll_scc_config.setup_calls) {
+            m->lazy_calls++;
+            return false;
+        }
+        return true;
+    }
+}
 
 /* Finishes the engine (component close): the progress function goes, cached tasks too. */
 void mca_coll_scc_task_close(void);

@@ -80,7 +80,7 @@ static inline void scc_publish(scc_xport_t *x, scc_msg_hdr_t *h, int slot, uint3
            the try's next wait or found message where its task can skip it
            (scc_try_wait_turn, scc_try_found), else at its end with the rest: a call that
            only sends pays no replay */
-        scc_try_log_publish(x, slot, scc_msg_id(x, tag), nreaders, replayable);
+        scc_try_log_publish(x->trying, slot, scc_msg_id(x, tag), nreaders, replayable);
         return;
     }
     scc_publish_id(x, h, slot, scc_msg_id(x, tag), nreaders);

@@ -174,7 +174,7 @@ static inline void scc_publish_id(scc_xport_t *x, scc_msg_hdr_t *h, int slot, ui
 static inline void scc_flag_set(const scc_xport_t *x, volatile uint64_t *p, uint64_t v)
 {
     if (OPAL_UNLIKELY(NULL != x->trying) && !x->trying->flags_now) {
-        scc_try_log_flag(x->trying->x, p, v);
+        scc_try_log_flag(x->trying, p, v);
         return;
     }
     scc_store64((volatile uint64_t *) scc_wr(x, p, sizeof(*p)), v);
@@ -249,7 +249,7 @@ static inline void scc_ack_write(scc_xport_t *x, int peer, int slot)
 static inline void scc_ack_put(scc_xport_t *x, int peer, int slot)
 {
     if (OPAL_UNLIKELY(NULL != x->trying)) {
-        scc_try_log_ack(x, peer, slot);
+        scc_try_log_ack(x->trying, peer, slot);
         return;
     }
     scc_ack_write(x, peer, slot);

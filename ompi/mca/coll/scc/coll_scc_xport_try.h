@@ -130,11 +130,44 @@ typedef struct scc_try {
  * SCC_TRY_SETJMP returns 1). */
 void scc_try_abort(struct scc_xport *x) __attribute__((noreturn));
 
-/* The log (each abandons the try when it is full). */
-void scc_try_log_publish(struct scc_xport *x, int slot, uint64_t id, int nreaders,
-                         bool replayable);
-void scc_try_log_ack(struct scc_xport *x, int peer, int slot);
-void scc_try_log_flag(struct scc_xport *x, volatile uint64_t *p, uint64_t v);
+/* The log (each abandons the try when it is full; inline: a reader logs one per message,
+ * and a call after a context switch finds code elsewhere cold). */
+static inline scc_try_op_t *scc_try_next(scc_try_t *t)
+{
+    if (OPAL_UNLIKELY(t->n == SCC_TRY_LOG)) {
+        scc_try_abort(t->x);
+    }
+    return &t->log[t->n++];
+}
+
+static inline void scc_try_log_publish(scc_try_t *t, int slot, uint64_t id, int nreaders,
+                                       bool replayable)
+{
+    scc_try_op_t *op = scc_try_next(t);
+    op->what = SCC_TRY_PUBLISH;
+    op->replayable = replayable;
+    op->slot = slot;
+    op->peer = nreaders;
+    op->id = id;
+    t->held |= 1ull << slot;
+}
+
+static inline void scc_try_log_ack(scc_try_t *t, int peer, int slot)
+{
+    scc_try_op_t *op = scc_try_next(t);
+    op->what = SCC_TRY_ACK;
+    op->peer = peer;
+    op->slot = slot;
+}
+
+static inline void scc_try_log_flag(scc_try_t *t, volatile uint64_t *p, uint64_t v)
+{
+    scc_try_op_t *op = scc_try_next(t);
+    op->what = SCC_TRY_FLAG;
+    op->flag = p;
+    op->value = v;
+    t->nflags++;
+}
 
 /* A wait's turn during a try: held-back messages go out at its first turn, and one that
  * cannot abandons the try (its peers may be waiting for it); after t->spin or

@@ -477,8 +477,8 @@ static inline bool scc_try_possible(const scc_xport_t *x)
 }
 /* Whether x's transport and the thread level let calls be tried (at attach: x->try_able). */
 bool scc_try_able(const scc_xport_t *x);
-/* Starts a try on x: settles acks owed from earlier calls (they may go out any time), saves
- * what an abandoned try restores, and holds back x's effects from here on. */
+/* Starts a try on x: saves what an abandoned try restores (acks owed from earlier calls stay
+ * owed, as in a blocking call), and holds back x's effects from here on. */
 void scc_try_start(scc_xport_t *x, scc_try_t *t);
 /* The try reached its end: its log goes out in order, x runs untried again. */
 void scc_try_commit(scc_xport_t *x);

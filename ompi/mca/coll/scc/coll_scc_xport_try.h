@@ -68,10 +68,10 @@ struct scc_xport;
  * ibcast 8 KB 0.86 us tried against 0.98 as a task, 16 KB 1.72 against 1.48). */
 #define SCC_TRY_BYTES 8192
 
-/* Where an abandoned try goes back to.  GCC's and Clang's builtin pair keeps three words
- * and makes no call (the function that sets it saves every register it needs itself):
+/* Where an abandoned try goes back to.  GCC's and Clang's builtin pair keeps a few words
+ * and makes no call (the function that sets it saves every register it needs itself);
  * libc's sigsetjmp writes a 200-byte buffer, lines a call just after a context switch finds
- * cold; elsewhere, sigsetjmp without the signal mask. */
+ * cold.  Elsewhere, sigsetjmp without the signal mask. */
 #if defined(__GNUC__) && defined(__x86_64__)
 typedef void *scc_try_env_t[5];
 #define SCC_TRY_SETJMP(env) __builtin_setjmp(env)

@@ -95,7 +95,9 @@ typedef struct mca_coll_scc_module_t {
     struct scc_xport *xp;               /* the transport, once set up */
     struct scc_plan_set *plans;         /* this rank's schedules (coll_scc_plan.c) */
     int fanout[8], nlevels;             /* k-ary trees: fan-out per level */
-    int *children;                      /* SCC_TREE_MAX_CHILDREN: scratch for tree shapes */
+    int *children;                      /* SCC_TREE_MAX_CHILDREN: the flag tree's children of
+                                           my rank (the barrier's, set at setup) */
+    int bar_parent, bar_nchild;         /*   its parent (-1: the root) and their number */
     int center;                         /* root of rootless mesh collectives: mid-mesh */
     uint32_t unavail;                   /* bit (1 << alg): algorithms the transport cannot run */
     scc_scratch_t scratch[SCC_NSCRATCH]; /* temporary buffers (coll_scc_scratch.c) */

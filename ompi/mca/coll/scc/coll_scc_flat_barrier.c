@@ -50,9 +50,7 @@ int mca_coll_scc_barrier_tree(mca_coll_scc_module_t *m)
     scc_xport_t *x = m->xp;
     const int me = x->rank;
     uint64_t epoch = ++x->bar_epoch;
-    int parent = scc_tree_parent(me, x->size, m->fanout, m->nlevels);
-    int nchild = scc_tree_children(me, x->size, m->fanout, m->nlevels, m->children,
-                                   SCC_TREE_MAX_CHILDREN);
+    const int parent = m->bar_parent, nchild = m->bar_nchild;
 
     if (x->nlater > 0) {
         scc_xport_flush_later(x, false);

@@ -153,6 +153,11 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
         free(m->children);
         m->children = NULL;
         ok = false;
+    } else {
+        /* (the shape is the communicator's for good: the barrier does not make it again) */
+        m->bar_parent = scc_tree_parent(m->rank, m->size, m->fanout, m->nlevels);
+        m->bar_nchild = scc_tree_children(m->rank, m->size, m->fanout, m->nlevels,
+                                          m->children, SCC_TREE_MAX_CHILDREN);
     }
     /* a member whose topology failed would build another table */
     if (!mca_coll_scc_agree(&m->members, ok)) {

@@ -29,12 +29,13 @@ forms_served() {
     [ -z "$_miss" ]
 }
 
-# tries_both LOG: on MPI_COMM_WORLD some nonblocking calls ended where they were tried (on
-# their caller's stack) and some went on as tasks after their try (coll_scc_nbc_try); no
-# task failed to skip what its try had sent (the replay's internal error)
+# tries_both LOG WHAT: on MPI_COMM_WORLD some nonblocking calls (WHAT "nonblocking calls") or
+# persistent starts ("persistent starts") ended where they were tried (on their caller's
+# stack) and some went on as tasks after their try (coll_scc_nbc_try); no task failed to skip
+# what its try had sent (the replay's internal error)
 tries_both() {
-    grep -aq "(MPI_COMM_WORLD) rank [0-9]* size [0-9]*: nonblocking calls ended on their caller's stack [1-9]" "$1" \
-        && grep -aq "(MPI_COMM_WORLD) rank [0-9]* size [0-9]*: nonblocking calls .* run as tasks [1-9]" "$1" \
+    grep -aq "(MPI_COMM_WORLD) rank [0-9]* size [0-9]*: $2 ended on their caller's stack [1-9]" "$1" \
+        && grep -aq "(MPI_COMM_WORLD) rank [0-9]* size [0-9]*: $2 .* run as tasks [1-9]" "$1" \
         && ! grep -aq "coll:scc: internal error" "$1"
 }
 
@@ -52,8 +53,10 @@ for form in i init; do
         scc_run "$log" "$np" -- "$colls" $form
         rc=$?
         run_ok "$log" $rc "$np"
-        forms_served "$log" "$np" "$pre" "$post" && { [ $form = init ] || tries_both "$log"; }
-        tap_check $? "scc_colls $form, np=$np: all 17 collectives as ${pre}<name>${post} served by scc on MPI_COMM_WORLD, none by the fallback$([ $form = i ] && echo "; some ended where tried, some went on as tasks")" "$log"
+        what="nonblocking calls"
+        [ $form = init ] && what="persistent starts"
+        forms_served "$log" "$np" "$pre" "$post" && tries_both "$log" "$what"
+        tap_check $? "scc_colls $form, np=$np: all 17 collectives as ${pre}<name>${post} served by scc on MPI_COMM_WORLD, none by the fallback; some $what ended where tried, some went on as tasks" "$log"
     done
     # the v-variants' cases (every root, zero and uneven counts, gaps, in place) in the form
     log="$SCC_LOGDIR/nbc-colls-v-$form.log"
@@ -74,7 +77,7 @@ log="$SCC_LOGDIR/nbc-colls-i-notry.log"
 scc_run "$log" 3 --mca coll_scc_nbc_try 0 -- "$colls" i
 rc=$?
 run_ok "$log" $rc 3
-forms_served "$log" 3 i "" && ! grep -aq "nonblocking calls ended on their caller's stack" "$log"
+forms_served "$log" 3 i "" && ! grep -aqE "(nonblocking calls|persistent starts) ended on their caller's stack" "$log"
 tap_check $? "scc_colls i, np=3, coll_scc_nbc_try 0: all 17 collectives as i<name> served by scc, none tried" "$log"
 
 # A forced algorithm holds in every form: DOPL for broadcasts, the NoC_Msg barrier

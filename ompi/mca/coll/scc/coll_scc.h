@@ -120,11 +120,12 @@ typedef struct mca_coll_scc_module_t {
     struct ompi_request_t *task_sub;
     struct mca_coll_scc_module_t *q_next;
     bool q_listed;
-    /* a nonblocking call tried on its caller's stack is running (coll_scc_icolls.c); how
-       many tries ended there and how many went on as tasks (verbose 2) */
+    /* a nonblocking call or a persistent start tried on its caller's stack is running
+       (coll_scc_icolls.c); how many tries ended there and how many went on as tasks, of
+       nonblocking calls [0] and of persistent starts [1] (verbose 2) */
     bool trying;
-    uint64_t tries[2];
-    uint64_t tries_replayed;            /*   tasks that skip what their try let out */
+    uint64_t tries[2][2];
+    uint64_t tries_replayed[2];         /*   tasks that skip what their try let out */
     uint64_t *counted;                  /* the counter the last call counted in (verbose 2) */
     uint64_t try_ncalls;                /* ncalls before the try (an abandoned one undoes) */
     /* the collective of the running call and the algorithm picked (diagnostics) */

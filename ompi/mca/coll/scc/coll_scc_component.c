@@ -474,11 +474,11 @@ int mca_coll_scc_register_params(void)
         "to 67108864, in pages",
         OPAL_INFO_LVL_9, &mca_coll_scc_task_stack, 262144);
     mca_coll_scc_reg_int("nbc_try",
-        "A nonblocking call first runs on its caller's stack, its messages sent at its first "
-        "wait, its acknowledgements and flags held back: where every peer it waits for answers "
-        "within a few polls it ends before it returns, without a task; at a wait that is not "
-        "answered it starts over as a task that skips what it sent (1, the default); 0: always "
-        "a task",
+        "A nonblocking call, and a persistent one's start, first runs on its caller's stack, "
+        "its messages sent as it goes, its acknowledgements and flags held back: where every "
+        "peer it waits for answers within a few polls it ends before it returns, without a "
+        "task; at a wait that is not answered it starts over as a task that skips what it sent "
+        "(1, the default); 0: always a task",
         OPAL_INFO_LVL_6, &cs->nbc_try, 1);
     (void) mca_coll_scc_agree_register_params();
     (void) mca_coll_scc_trace_register_params();

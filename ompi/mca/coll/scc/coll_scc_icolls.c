@@ -10,23 +10,26 @@
 
 #define SCC_UNPAREN(...) __VA_ARGS__
 
-/* True when a nonblocking call may first be tried on its caller's stack
- * (coll_scc_xport_try.h): nothing started before it on the communicator, which is set up. */
+/* True when a nonblocking call or a persistent start may first be tried on its caller's
+ * stack (coll_scc_xport_try.h): nothing started before it on the communicator, which is set
+ * up. */
 static inline bool scc_try_takes(mca_coll_scc_module_t *m)
 {
     return 0 != mca_coll_scc_config.nbc_try && SCC_STATE_ACTIVE == m->state
            && NULL == m->q_head && NULL == m->cur_fiber && scc_try_possible(m->xp);
 }
 
-/* Before a tried call (its SCC_TRY_SETJMP returned 0): its transport holds back what it does
- * (a barrier's flags excepted: flags_now). */
-static inline void scc_try_enter(mca_coll_scc_module_t *m, scc_try_t *tr, bool flags_now)
+/* Before a tried call of form (SCC_FORM_I, SCC_FORM_INIT: its counters') -- its
+ * SCC_TRY_SETJMP returned 0: its transport holds back what it does (a barrier's flags
+ * excepted: flags_now). */
+static inline void scc_try_enter(mca_coll_scc_module_t *m, scc_try_t *tr, bool flags_now,
+                                 int form)
 {
     scc_try_start(m->xp, tr);
     tr->flags_now = flags_now;
     m->try_ncalls = m->ncalls;
     m->trying = true;
-    m->form = SCC_FORM_I;
+    m->form = form;
 }
 
 /* After it: ended (its held-back effects go out), or abandoned (what it leased goes back,
@@ -34,6 +37,8 @@ static inline void scc_try_enter(mca_coll_scc_module_t *m, scc_try_t *tr, bool f
  * restored itself). */
 static inline void scc_try_leave(mca_coll_scc_module_t *m, const scc_try_t *tr, bool ended)
 {
+    const bool persistent = SCC_FORM_INIT == m->form;
+
     m->trying = false;
     m->form = SCC_FORM_B;
     if (ended) {
@@ -47,8 +52,8 @@ static inline void scc_try_leave(mca_coll_scc_module_t *m, const scc_try_t *tr, 
             }
         }
     }
-    m->tries[!ended]++;
-    m->tries_replayed += !ended && 0 != tr->out;
+    m->tries[persistent][!ended]++;
+    m->tries_replayed[persistent] += !ended && 0 != tr->out;
 }
 
 /* A nonblocking entry's try of CALL, its blocking call: returns from the entry where the
@@ -59,7 +64,7 @@ static inline void scc_try_leave(mca_coll_scc_module_t *m, const scc_try_t *tr, 
         scc_try_t tr;                                                            \
         if (0 == SCC_TRY_SETJMP(tr.env)) {                                       \
             int rc;                                                              \
-            scc_try_enter((m), &tr, (FLAGS_NOW));                                \
+            scc_try_enter((m), &tr, (FLAGS_NOW), SCC_FORM_I);                    \
             rc = (CALL);                                                         \
             scc_try_leave((m), &tr, true);                                       \
             *(request) = &ompi_request_empty;                                    \
@@ -67,6 +72,38 @@ static inline void scc_try_leave(mca_coll_scc_module_t *m, const scc_try_t *tr, 
         }                                                                        \
         scc_try_leave((m), &tr, false);                                          \
     }
+
+/* A persistent start tried on its caller's stack, as a nonblocking call is (its decision at
+ * the first start made there too): true when it ended there. */
+static inline bool scc_try_task_as(mca_coll_scc_task_t *t, bool flags_now)
+{
+    mca_coll_scc_module_t *m = t->m;
+    scc_try_t tr;
+
+    if (!scc_try_takes(m)) {
+        return false;
+    }
+    if (0 == SCC_TRY_SETJMP(tr.env)) {
+        scc_try_enter(m, &tr, flags_now, SCC_FORM_INIT);
+        t->rc = t->run(t);
+        mca_coll_scc_scratch_return(m);     /* (as the task's end does) */
+        scc_try_leave(m, &tr, true);
+        return true;
+    }
+    scc_try_leave(m, &tr, false);
+    return false;
+}
+
+static bool scc_try_task(mca_coll_scc_task_t *t)
+{
+    return scc_try_task_as(t, false);
+}
+
+/* (a barrier's flags raised at once: mca_coll_scc_ibarrier) */
+static bool scc_try_task_flags_now(mca_coll_scc_task_t *t)
+{
+    return scc_try_task_as(t, true);
+}
 
 typedef struct ompi_datatype_t scc_dt_t;
 
@@ -91,7 +128,7 @@ typedef struct ompi_datatype_t scc_dt_t;
         }                                                                        \
         a = &t->a;                                                               \
         FILL                                                                     \
-        return mca_coll_scc_task_post(m, comm, t, scc_run_##name, SCC_FORM_I, request); \
+        return mca_coll_scc_task_post(m, comm, t, scc_run_##name, SCC_FORM_I, NULL, request); \
     }                                                                            \
     int mca_coll_scc_##name##_init(SCC_UNPAREN PARAMS, struct ompi_communicator_t *comm, \
                                    struct ompi_info_t *info, ompi_request_t **request, \
@@ -109,7 +146,8 @@ typedef struct ompi_datatype_t scc_dt_t;
         }                                                                        \
         a = &t->a;                                                               \
         FILL                                                                     \
-        return mca_coll_scc_task_post(m, comm, t, scc_run_##name, SCC_FORM_INIT, request); \
+        return mca_coll_scc_task_post(m, comm, t, scc_run_##name, SCC_FORM_INIT,  \
+                                      (KEEPS) ? scc_try_task : NULL, request);   \
     }
 
 /* The argument arrays a v-collective keeps with its task (mca_coll_scc_task_keep), those
@@ -139,7 +177,7 @@ static void scc_keep(mca_coll_scc_task_t *t, struct ompi_communicator_t *comm, u
 /* Alltoall(v, w) and the reduce-scatters are not tried: ialltoall at np 2, tried with its
  * messages out at once, 0.42-0.49 us at 1-64 B against 0.48-0.56 as a task, but 0.92-1.44 at
  * 1-4 KB against 0.76-1.19 (medians of 3 launches).  The allreduce and the allgathers are:
- * the first rank's message goes out at its first wait, its peers answer within the polls. */
+ * the first rank's message goes out as it sends it, its peers answer within the polls. */
 #define SCC_TRY_NEVER false
 
 /* A call is tried only when small: count elements of dt, per member of the communicator
@@ -524,7 +562,7 @@ int mca_coll_scc_ibarrier(struct ompi_communicator_t *comm, ompi_request_t **req
     if (NULL == (t = mca_coll_scc_task_new())) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    return mca_coll_scc_task_post(m, comm, t, scc_run_barrier, SCC_FORM_I, request);
+    return mca_coll_scc_task_post(m, comm, t, scc_run_barrier, SCC_FORM_I, NULL, request);
 }
 
 int mca_coll_scc_barrier_init(struct ompi_communicator_t *comm, struct ompi_info_t *info,
@@ -539,5 +577,6 @@ int mca_coll_scc_barrier_init(struct ompi_communicator_t *comm, struct ompi_info
     if (NULL == (t = mca_coll_scc_task_new())) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    return mca_coll_scc_task_post(m, comm, t, scc_run_barrier, SCC_FORM_INIT, request);
+    return mca_coll_scc_task_post(m, comm, t, scc_run_barrier, SCC_FORM_INIT,
+                                  scc_try_task_flags_now, request);
 }

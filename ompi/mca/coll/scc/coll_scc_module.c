@@ -46,7 +46,8 @@ static void scc_module_construct(mca_coll_scc_module_t *m)
     m->q_next = NULL;
     m->q_listed = false;
     m->trying = false;
-    m->tries[0] = m->tries[1] = m->tries_replayed = 0;
+    memset(m->tries, 0, sizeof(m->tries));
+    memset(m->tries_replayed, 0, sizeof(m->tries_replayed));
     m->counted = NULL;
     m->try_ncalls = 0;
     m->xp = NULL;

@@ -50,12 +50,15 @@ void mca_coll_scc_report_calls(mca_coll_scc_module_t *m)
                 : " not counted (coll_scc_verbose was below 2 when it was made)",
                 SCC_STATE_LAZY != m->state || 0 == m->lazy_calls ? ""
                 : " (not set up: fewer calls than coll_scc_setup_calls)");
-    if (0 != m->tries[0] + m->tries[1]) {
-        SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d: nonblocking calls ended on "
-                    "their caller's stack %llu, tried there and run as tasks %llu (%llu "
-                    "of them skipping what their try had sent) (coll_scc_nbc_try)", m->cid,
-                    m->name, m->rank, m->size, (unsigned long long) m->tries[0],
-                    (unsigned long long) m->tries[1], (unsigned long long) m->tries_replayed);
+    for (int p = 0; p < 2; ++p) {
+        if (0 != m->tries[p][0] + m->tries[p][1]) {
+            SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d: %s ended on their "
+                        "caller's stack %llu, tried there and run as tasks %llu (%llu of them "
+                        "skipping what their try had sent) (coll_scc_nbc_try)", m->cid, m->name,
+                        m->rank, m->size, p ? "persistent starts" : "nonblocking calls",
+                        (unsigned long long) m->tries[p][0], (unsigned long long) m->tries[p][1],
+                        (unsigned long long) m->tries_replayed[p]);
+        }
     }
     if (NULL != m->xp) {
         /* which way each message this rank received came: its own node's memory or the

@@ -396,6 +396,13 @@ static int scc_task_start(size_t count, ompi_request_t **reqs)
         t->super.super.req_state = OMPI_REQUEST_ACTIVE;
         t->super.super.req_complete = REQUEST_PENDING;
         t->super.super.req_status.MPI_ERROR = OMPI_SUCCESS;
+        if (NULL != t->try_start && t->try_start(t)) {
+            /* ended on its caller's stack: complete before MPI_Start returns, as a start
+               that ends alone in its task (nobody can wait on it yet: no signal) */
+            t->super.super.req_status.MPI_ERROR = t->rc;
+            ompi_request_complete(&t->super.super, false);
+            continue;
+        }
         (void) scc_task_enqueue(t, false, NULL);
     }
     return OMPI_SUCCESS;
@@ -463,13 +470,14 @@ void mca_coll_scc_task_keep(mca_coll_scc_task_t *t, int n, const int **ints[], i
 
 int mca_coll_scc_task_post(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
                            mca_coll_scc_task_t *t, scc_task_run_fn_t run, int form,
-                           ompi_request_t **request)
+                           scc_task_try_fn_t try_start, ompi_request_t **request)
 {
     int rc = OMPI_SUCCESS;
 
     t->m = m;
     t->comm = comm;
     t->run = run;
+    t->try_start = try_start;
     t->form = form;
     t->decided = false;
     t->freed = false;

@@ -38,6 +38,9 @@ typedef struct scc_task_args {
 
 struct mca_coll_scc_task;
 typedef int (*scc_task_run_fn_t)(struct mca_coll_scc_task *t);
+/* A persistent start run first on its caller's stack: true when it ended there (its code in
+ * t->rc), false when it goes on as the task (coll_scc_icolls.c). */
+typedef bool (*scc_task_try_fn_t)(struct mca_coll_scc_task *t);
 
 /* The request is Open MPI's request of nonblocking collectives: the MPI layer keeps the
  * user's datatypes and operation alive through it (ompi_coll_base_retain_*). */
@@ -47,6 +50,7 @@ typedef struct mca_coll_scc_task {
     mca_coll_scc_module_t *m;
     struct ompi_communicator_t *comm;
     scc_task_run_fn_t run;          /* the blocking call on a */
+    scc_task_try_fn_t try_start;    /* persistent: each start tried first (NULL: a task) */
     scc_task_args_t a;
     int form;                       /* SCC_FORM_I or SCC_FORM_INIT */
     bool decided;                   /* persistent: decided at a start, call holds it */
@@ -69,10 +73,11 @@ mca_coll_scc_task_t *mca_coll_scc_task_new(void);
 /* Starts (SCC_FORM_I) or makes inactive (SCC_FORM_INIT) the task t (from
  * mca_coll_scc_task_new, its arguments filled) running run for the module's communicator;
  * its request in *request -- a nonblocking call that ended at once answers the empty
- * request, and its error code. */
+ * request, and its error code.  A persistent one's starts first call try_start (NULL:
+ * none). */
 int mca_coll_scc_task_post(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
                            mca_coll_scc_task_t *t, scc_task_run_fn_t run, int form,
-                           ompi_request_t **request);
+                           scc_task_try_fn_t try_start, ompi_request_t **request);
 
 /* Copies the argument arrays of a v-collective into t and points its arguments there: ints[i]
  * (k of them) and dts[i] (l) each point at an argument holding an array of n, NULL where that

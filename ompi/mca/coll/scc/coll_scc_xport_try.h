@@ -1,5 +1,6 @@
 /* coll_scc_xport_try.h: a call tried on its caller's stack -- how a nonblocking collective
- * whose peers are already there ends before it returns, without a task.
+ * (or a persistent one's start) whose peers are already there ends before it returns,
+ * without a task.
  *
  * A nonblocking call may not wait for its peers (one of them may first wait for this
  * process), and code on the caller's stack cannot stop at a wait and resume later: only a
@@ -12,15 +13,15 @@
  * its order (commit).  A barrier's flags are the exception (flags_now): raised at once, they
  * only say that this rank arrived, and its task raises the same again.
  *
- * Its messages go out at its next wait or the first peer's message it finds (their peers
- * may be waiting for them to answer: the first process at an allreduce; a try that only
- * sends lets them out at its end with the rest), each noted on the transport's replay
- * list: a task after an abandoned try runs the call again but skips the messages already
- * out, known by their slot and id (coll_scc_xport.c) -- the same call sends the same ones
- * -- and reads again what the try read (its acknowledgements never left).  A message written in its slot in place
- * (its task would write it there again while its readers read it), any message after it or
- * after a held-back flag (a call's messages never overtake each other: readers may count
- * on their order), or one beyond the replay list's room is held back in the log: at a wait
+ * Its messages go out as it sends them, as a blocking call's (their peers may be there and
+ * waiting: the first process at an allreduce), each noted on the transport's replay list:
+ * a task after an abandoned try runs the call again but skips the messages already out,
+ * known by their slot and id (coll_scc_xport.c) -- the same call sends the same ones -- and
+ * reads again what the try read (its acknowledgements never left).  A message written in
+ * its slot in place (its task would write it there again while its readers read it), any
+ * message after it or after a held-back flag (a call's messages never overtake each other:
+ * readers may count on their order), or one beyond the replay list's room is held back in
+ * the log, out at the next wait or peer's message found where it can be, else at a wait
  * it abandons the try.  A slot holding a message the try let out is not claimed again in
  * the try: its task reads its own messages back from their slots (a reduction's own
  * contribution), and the try would have overwritten one with a later piece of the call.
@@ -48,9 +49,9 @@ struct scc_xport;
 
 /* Polls a tried wait makes before the try is abandoned.  Where every process has a core,
  * its peer is running and about to write: a reduce's root waits for its children's
- * messages, which leave at the end of their own tries (np 2 bound, 256 B-4 KB: 8 polls
- * kept 1 try in 1200, 32 keep 1190 of them, 1.11-1.14x the blocking call -> 1.02-1.05;
- * a 4 KB scatter's reader 10 -> 1126, 1.25 -> 1.13-1.22).  Oversubscribed, a peer that is
+ * messages, sent within their own tries (when those held them to their ends, np 2 bound,
+ * 256 B-4 KB: 8 polls kept 1 try in 1200, 32 kept 1190, 1.11-1.14x the blocking call ->
+ * 1.02-1.05; a 4 KB scatter's reader 10 -> 1126, 1.25 -> 1.13-1.22).  Oversubscribed, a peer that is
  * not running does not answer polls: fewer (4 processes on 2 cores: the same with 8 or 32).
  * Once the try has let messages out, as many: its peers are answering them (the first
  * process at an allreduce).  None while a flag is held back (a peer may wait for it: it

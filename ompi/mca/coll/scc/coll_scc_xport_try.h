@@ -51,8 +51,9 @@ struct scc_xport;
  * its peer is running and about to write: a reduce's root waits for its children's
  * messages, sent within their own tries (when those held them to their ends, np 2 bound,
  * 256 B-4 KB: 8 polls kept 1 try in 1200, 32 kept 1190, 1.11-1.14x the blocking call ->
- * 1.02-1.05; a 4 KB scatter's reader 10 -> 1126, 1.25 -> 1.13-1.22).  Oversubscribed, a peer that is
- * not running does not answer polls: fewer (4 processes on 2 cores: the same with 8 or 32).
+ * 1.02-1.05; a 4 KB scatter's reader 10 -> 1126, 1.25 -> 1.13-1.22).  Oversubscribed, a
+ * peer that is not running does not answer polls: fewer (4 processes on 2 cores: the same
+ * with 8 or 32).
  * Once the try has let messages out, as many: its peers are answering them (the first
  * process at an allreduce).  None while a flag is held back (a peer may wait for it: it
  * would wait for the try, then for the task). */

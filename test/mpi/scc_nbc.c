@@ -468,6 +468,62 @@ static void persistent(MPI_Comm comm, int count, int iters)
     free(rb);
 }
 
+/* A persistent allreduce started between a nonblocking broadcast and a nonblocking
+ * allreduce on one communicator, a rank late every third round (its peers' tries go on as
+ * tasks): a start tried on its caller's stack must not overtake the tasks started before it;
+ * ended in order or reversed, each rank its own way.  Counted on "scc_mixed". */
+static void persistent_mixed(int iters)
+{
+    MPI_Comm comm;
+    MPI_Request r, reqs[3];
+    int n, me, in[4], out[4], bad = 0;
+    op_t a, b;
+
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_name(comm, "scc_mixed");
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &me);
+    SCC_PINIT(Allreduce)(in, out, 4, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL, &r);
+    for (int it = 0; it < iters; ++it) {
+        if (0 == it % 3 && me == it / 3 % n) {
+            usleep(500);
+        }
+        for (int i = 0; i < 4; ++i) {
+            in[i] = tb_val(me, i, 300 + it);
+            out[i] = -1;
+        }
+        op_start(&a, 0, 4, 400 + it, comm);
+        MPI_Start(&r);
+        op_start(&b, 1, 4, 500 + it, comm);
+        reqs[0] = a.req;
+        reqs[1] = r;
+        reqs[2] = b.req;
+        if ((it + me) % 2) {
+            MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE);
+        } else {
+            for (int i = 2; i >= 0; --i) {
+                MPI_Wait(&reqs[i], MPI_STATUS_IGNORE);
+            }
+        }
+        for (int i = 0; i < 4; ++i) {
+            int32_t want = 0;
+            for (int q = 0; q < n; ++q) {
+                want += tb_val(q, i, 300 + it);
+            }
+            bad += out[i] != want;
+        }
+        op_check(&a, comm, "persistent allreduce between nonblocking calls");
+        op_check(&b, comm, "persistent allreduce between nonblocking calls");
+    }
+    MPI_Request_free(&r);
+    tb_case();
+    if (bad) {
+        tb_fail("persistent allreduce between nonblocking calls, started %d times: %d wrong",
+                iters, bad);
+    }
+    MPI_Comm_free(&comm);
+}
+
 #endif
 
 #include "scc_nbc_args.h"
@@ -555,6 +611,7 @@ int main(int argc, char **argv)
 #if SCC_HAVE_PERSISTENT
     persistent(MPI_COMM_WORLD, 2, 2000);
     persistent(dup, 30000, 20);
+    persistent_mixed(60);
     if (!threads) {
         decided_once();
         decided_noncommutative();

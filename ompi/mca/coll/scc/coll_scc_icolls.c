@@ -15,8 +15,8 @@
  * up. */
 static inline bool scc_try_takes(mca_coll_scc_module_t *m)
 {
-    return 0 != mca_coll_scc_config.nbc_try && SCC_STATE_ACTIVE == m->state
-           && NULL == m->q_head && NULL == m->cur_fiber && scc_try_possible(m->xp);
+    return SCC_STATE_ACTIVE == m->state && NULL == m->q_head && NULL == m->cur_fiber
+           && scc_try_possible(m->xp);
 }
 
 /* Before a tried call of form (SCC_FORM_I, SCC_FORM_INIT: its counters') -- its

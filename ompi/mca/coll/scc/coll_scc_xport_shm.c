@@ -341,10 +341,11 @@ static int scc_shm_attach(scc_xport_t *x, const scc_members_t *mb)
 
 /* Only this transport tries calls (coll_scc_xport_try.h): on one node every message it
  * carries is a slot or a flag, which a try can hold back; never with threads (the thread
- * level is fixed by MPI_Init). */
+ * level is fixed by MPI_Init), nor with coll_scc_nbc_try 0 (read-only: fixed as well). */
 bool scc_try_able(const scc_xport_t *x)
 {
-    return &mca_coll_scc_xport_shm_ops == x->ops && NULL == x->remote
+    return 0 != mca_coll_scc_config.nbc_try && &mca_coll_scc_xport_shm_ops == x->ops
+           && NULL == x->remote
            && 0 == (x->caps & SCC_XPORT_CAP_PML) && !ompi_mpi_thread_multiple
            && !opal_using_threads();
 }

@@ -475,7 +475,8 @@ static inline bool scc_try_possible(const scc_xport_t *x)
     return NULL != x && x->try_able && NULL == x->strict && NULL == x->fiber
            && NULL == x->trying && 0 == x->fail && !x->shape_check;
 }
-/* Whether x's transport and the thread level let calls be tried (at attach: x->try_able). */
+/* Whether x's transport, the thread level and coll_scc_nbc_try let calls be tried (at attach:
+ * x->try_able). */
 bool scc_try_able(const scc_xport_t *x);
 /* Starts a try on x: saves what an abandoned try restores (acks owed from earlier calls stay
  * owed, as in a blocking call), and holds back x's effects from here on. */

@@ -56,41 +56,43 @@ static inline void scc_try_leave(mca_coll_scc_module_t *m, const scc_try_t *tr, 
     m->tries_replayed[persistent] += !ended && 0 != tr->out;
 }
 
-/* A nonblocking entry's try of CALL, its blocking call: returns from the entry where the
- * call ended (its request the empty one, as a task's that ends at its start), else goes on
- * to the task. */
-#define SCC_TRY(m, request, KEEPS, FLAGS_NOW, CALL)                              \
+/* CALL of form FORM tried on its caller's stack where KEEPS and the communicator allow:
+ * ENDED (which returns) runs with its code in rc where it ended there; else the try is
+ * undone and the code after goes on to the task. */
+#define SCC_TRIED(m, KEEPS, FLAGS_NOW, FORM, CALL, ENDED)                        \
     if ((KEEPS) && scc_try_takes(m)) {                                           \
         scc_try_t tr;                                                            \
         if (0 == SCC_TRY_SETJMP(tr.env)) {                                       \
             int rc;                                                              \
-            scc_try_enter((m), &tr, (FLAGS_NOW), SCC_FORM_I);                    \
+            scc_try_enter((m), &tr, (FLAGS_NOW), (FORM));                        \
             rc = (CALL);                                                         \
             scc_try_leave((m), &tr, true);                                       \
-            *(request) = &ompi_request_empty;                                    \
-            return rc;                                                           \
+            ENDED;                                                               \
         }                                                                        \
         scc_try_leave((m), &tr, false);                                          \
     }
 
+/* A nonblocking entry's try of CALL, its blocking call: returns from the entry where the
+ * call ended (its request the empty one, as a task's that ends at its start), else goes on
+ * to the task. */
+#define SCC_TRY(m, request, KEEPS, FLAGS_NOW, CALL)                              \
+    SCC_TRIED(m, KEEPS, FLAGS_NOW, SCC_FORM_I, CALL,                             \
+              *(request) = &ompi_request_empty; return rc)
+
+/* A persistent start's run, its leases given back as the task's end does. */
+static inline int scc_run_returned(mca_coll_scc_task_t *t)
+{
+    int rc = t->run(t);
+    mca_coll_scc_scratch_return(t->m);
+    return rc;
+}
+
 /* A persistent start tried on its caller's stack, as a nonblocking call is (its decision at
- * the first start made there too): true when it ended there. */
+ * the first start made there too): true when it ended there (its code in t->rc). */
 static inline bool scc_try_task_as(mca_coll_scc_task_t *t, bool flags_now)
 {
-    mca_coll_scc_module_t *m = t->m;
-    scc_try_t tr;
-
-    if (!scc_try_takes(m)) {
-        return false;
-    }
-    if (0 == SCC_TRY_SETJMP(tr.env)) {
-        scc_try_enter(m, &tr, flags_now, SCC_FORM_INIT);
-        t->rc = t->run(t);
-        mca_coll_scc_scratch_return(m);     /* (as the task's end does) */
-        scc_try_leave(m, &tr, true);
-        return true;
-    }
-    scc_try_leave(m, &tr, false);
+    SCC_TRIED(t->m, true, flags_now, SCC_FORM_INIT, scc_run_returned(t),
+              t->rc = rc; return true)
     return false;
 }
 

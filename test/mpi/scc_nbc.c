@@ -3,6 +3,7 @@
  * allows (in order, reversed, by MPI_Testsome, each rank its own way), mixed with blocking
  * collectives and with point-to-point messages that a blocking start would deadlock on,
  * requests freed while active, datatypes and communicators freed right after the start,
+ * every function that ends a request (the handle, index and count each returns),
  * persistent requests started thousands of times and by MPI_Startall, a sparse alltoallv whose
  * last rank to start can end it at once, ibarriers with a late rank, large calls (not tried
  * on the caller's stack); with -t, also two threads at once, each with its communicator
@@ -240,6 +241,77 @@ static void ibarriers(void)
         tb_fail("ibarrier: %d calls ended before the late rank started its own", bad);
     }
     MPI_Comm_free(&comm);
+}
+
+/* Every way MPI ends one request -- MPI_Wait, MPI_Test, MPI_Waitany, MPI_Testany,
+ * MPI_Waitsome, MPI_Testsome, MPI_Request_get_status then MPI_Wait -- on calls that end at
+ * their start (the empty request) and on calls a late rank makes tasks: the handle comes back
+ * MPI_REQUEST_NULL, the index 0, the count 1; MPI_Request_get_status leaves it as it is. */
+static void completion_forms(MPI_Comm comm, int count)
+{
+    int me, n;
+    char where[128];
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &n);
+    for (int late = 0; late < 2; ++late) {
+        for (int form = 0; form < 7 * NOPS; ++form) {
+            op_t o;
+            MPI_Status st;
+            int flag = 0, idx = -1, nd = -1, ix[1] = { -1 }, got = 1, bad = 0;
+            snprintf(where, sizeof(where), "completion form %d%s, %d ints", form / NOPS,
+                     late ? " with a late rank" : "", count);
+            MPI_Barrier(comm);
+            if (late && me == n - 1) {
+                usleep(500);
+            }
+            op_start(&o, form % NOPS, count, 41 + form, comm);
+            switch (form / NOPS) {
+            case 0:
+                MPI_Wait(&o.req, &st);
+                break;
+            case 1:
+                while (!flag) {
+                    MPI_Test(&o.req, &flag, &st);
+                }
+                break;
+            case 2:
+                MPI_Waitany(1, &o.req, &idx, &st);
+                bad = 0 != idx;
+                break;
+            case 3:
+                while (!flag) {
+                    MPI_Testany(1, &o.req, &idx, &flag, &st);
+                }
+                bad = 0 != idx;
+                break;
+            case 4:
+                MPI_Waitsome(1, &o.req, &nd, ix, &st);
+                bad = 1 != nd || 0 != ix[0];
+                break;
+            case 5:
+                for (nd = 0; 0 == nd;) {
+                    MPI_Testsome(1, &o.req, &nd, ix, &st);
+                }
+                bad = 1 != nd || 0 != ix[0];
+                break;
+            default:
+                while (!flag) {
+                    MPI_Request_get_status(o.req, &flag, &st);
+                }
+                got = MPI_REQUEST_NULL != o.req;
+                MPI_Wait(&o.req, MPI_STATUS_IGNORE);
+                break;
+            }
+            tb_case();
+            if (bad || MPI_REQUEST_NULL != o.req || !got) {
+                tb_fail("%s: %s ended with index %d, count %d (index %d), handle %s", where,
+                        kind_name[o.kind], idx, nd, ix[0],
+                        !got ? "gone after MPI_Request_get_status"
+                             : MPI_REQUEST_NULL != o.req ? "not MPI_REQUEST_NULL" : "null");
+            }
+            op_check(&o, comm, where);
+        }
+    }
 }
 
 /* Large calls are not tried on their caller's stack (their tasks start at once): on a
@@ -594,6 +666,7 @@ int main(int argc, char **argv)
         }
         freed(MPI_COMM_WORLD, counts[c]);
         comm_freed(counts[c]);
+        completion_forms(dup, counts[c]);
     }
     {
         /* 64 small allreduces outstanding on one communicator */

@@ -62,6 +62,33 @@ for t in "shm 2 256" "mpb 3 24" "pml 2 64"; do
     tap_check $? "big-$1: $3 MB bcast/allreduce/reduce served by scc and right; 300 communicators made and freed hold nothing" "$log"
 done
 
+# An allgather (blocking and nonblocking) whose whole buffer counts more elements than an
+# int holds: 2 GB of MPI_BYTE at 2 processes, used where it is (it was copied through a
+# scratch buffer as large, twice the memory).
+log="$SCC_LOGDIR/xport-big-count.log"
+avail=$(awk '/^MemAvailable:/ { print int($2 / 1048576) }' /proc/meminfo)
+if [ "${avail:-0}" -lt 6 ]; then
+    echo "big-count: needs 6 GB of memory available, this machine has ${avail:-?} GB" > "$log"
+    false
+else
+    scc_run "$log" 2 -- "$big" -c -s 1 -l 1
+    [ $? -eq 0 ] && scc_no_failures "$log" && scc_served "$log" 2 MPI_COMM_WORLD " allgather:[a-z]+=" \
+        && scc_served "$log" 2 MPI_COMM_WORLD "iallgather:[a-z]+="
+fi
+tap_check $? "big-count: allgather and iallgather of 2 x 1 GB bytes (more than INT32_MAX) right, no copy of the buffer" "$log"
+
+# An alltoall in place sends from a copy of its blocks, up to coll_scc_inplace_copy_max bytes
+# in all: 256 KB by scc, 4 MB by the fallback (a block at a time), blocking and nonblocking.
+log="$SCC_LOGDIR/xport-inplace-copy.log"
+scc_run "$log" 2 --mca coll_scc_inplace_copy_max 1048576 --mca coll_scc_alltoall_algorithm flat \
+    -- "$big" -i -s 1 -l 1
+[ $? -eq 0 ] && scc_no_failures "$log" \
+    && scc_served "$log" 2 MPI_COMM_WORLD " alltoall:flat=1( |$)" \
+    && scc_served "$log" 2 MPI_COMM_WORLD " alltoall:fallback=1( |$)" \
+    && scc_served "$log" 2 MPI_COMM_WORLD " ialltoall:flat=1( |$)" \
+    && scc_served "$log" 2 MPI_COMM_WORLD " ialltoall:fallback=1( |$)"
+tap_check $? "inplace-copy: alltoall in place of 256 KB by scc, of 4 MB past coll_scc_inplace_copy_max by the fallback; right" "$log"
+
 # A device file: the SCC's 24 tiles x 16 KB, shared by all communicators of the job.
 dev="$shmdir/rckmpb"
 head -c 393216 /dev/zero > "$dev"

@@ -18,6 +18,11 @@ int mca_coll_scc_alltoall_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t byt
     bool packed;
     int rc;
 
+    if (MPI_IN_PLACE == sbuf && bytes * n > (size_t) mca_coll_scc_config.inplace_copy_max) {
+        /* (a copy as large as the buffer would double what the job holds; bytes * n is the
+           same on every rank: all go to the fallback) */
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
     mca_coll_scc_running(m, SCC_COLL_ALLTOALL, alg);
     if (0 == bytes) {
         mca_coll_scc_count(m, SCC_COLL_ALLTOALL, alg);

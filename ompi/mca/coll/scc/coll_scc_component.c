@@ -217,6 +217,7 @@ static void scc_check_params(void)
         [SCC_PARAM_CMA_OVER_MIN] = &cs->cma_over_min,
         [SCC_PARAM_NODES_BLOCK] = &cs->nodes_block,
         [SCC_PARAM_RSAG_MIN] = &cs->rsag_min,
+        [SCC_PARAM_INPLACE_COPY_MAX] = &cs->inplace_copy_max,
         [SCC_PARAM_SETUP_CALLS] = &cs->setup_calls,
         [SCC_PARAM_SHM_RESIDENT] = &cs->shm_resident,
         [SCC_PARAM_MPB_STRICT_TEST] = &mca_coll_scc_strict_test,
@@ -462,6 +463,11 @@ int mca_coll_scc_register_params(void)
         "many bytes a reduce-scatter and an allgather in pipelined rounds, each rank combining "
         "its 1/n of the vector; below, every rank combines all of it (0: never)",
         OPAL_INFO_LVL_6, &cs->rsag_min, 4096);
+    mca_coll_scc_reg_int("inplace_copy_max",
+        "An alltoall in place sends from a copy of its blocks (its buffer receives while peers "
+        "still read): up to this many bytes in all; a larger one goes to the fallback, which "
+        "exchanges a block at a time (0: every one; 0 to 2147483647)",
+        OPAL_INFO_LVL_6, &cs->inplace_copy_max, 1 << 30);
     mca_coll_scc_reg_int("setup_calls",
         "Collective calls a communicator leaves to the fallback before the component sets it "
         "up (its topology, transport and plans): a communicator made, used fewer times and "

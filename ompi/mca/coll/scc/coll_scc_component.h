@@ -37,6 +37,7 @@ typedef struct mca_coll_scc_config_t {
     int dopl_chunks;                    /* DOPL: pipeline chunks per part */
     int cma_block;                      /* schedules: block bytes when moving single-copy */
     int rsag_min;                       /* direct allreduce: pipelined rounds from here */
+    int inplace_copy_max;               /* an in-place alltoall's copy of its blocks, at most */
     int setup_calls;                    /* calls a communicator leaves to the fallback
                                            before it is set up (coll_scc_module.c) */
 

@@ -9,7 +9,10 @@
 bool scc_dtype_contig(struct ompi_datatype_t *dt, size_t count, ptrdiff_t *lb)
 {
     ptrdiff_t true_lb, true_extent;
-    if (count > INT32_MAX || !ompi_datatype_is_contiguous_memory_layout(dt, (int32_t) count)) {
+    /* Open MPI's test takes an int count but answers the same for every count past 1 (the
+       type has no gaps): a larger one -- a gather's whole buffer, count times the ranks --
+       is asked as 2, not copied through a scratch buffer as big as itself */
+    if (!ompi_datatype_is_contiguous_memory_layout(dt, (int32_t) (count > 2 ? 2 : count))) {
         return false;
     }
     ompi_datatype_get_true_extent(dt, &true_lb, &true_extent);

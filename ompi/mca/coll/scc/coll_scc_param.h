@@ -39,6 +39,7 @@ typedef enum {
     SCC_PARAM_MANY_MIN,
     SCC_PARAM_CMA_ADAPT,
     SCC_PARAM_NBC_TRY,
+    SCC_PARAM_INPLACE_COPY_MAX,
     SCC_PARAM_COUNT
 } scc_param_id_t;
 

@@ -1,7 +1,8 @@
 /* scc_big.c: messages far beyond the transport's buffers (256 MB by default), and
  * communicators created and freed in loops while collectives run on them; with -c, first
- * an allgather whose whole buffer counts more elements than an int holds; with -i, first
- * alltoalls in place of 256 KB and 4 MB in all (coll_scc_inplace_copy_max between them).
+ * an allgather whose whole buffer counts more elements than an int holds and an alltoallv
+ * in place of 1 GB, neither copying its buffer; with -i, first alltoalls and alltoallvs in
+ * place of 256 KB and 4 MB in all (coll_scc_inplace_copy_max between them).
  *
  * Usage: scc_big [-s megabytes] [-l loops] [-c] [-i] */
 #include <dirent.h>
@@ -115,43 +116,160 @@ static void big_count(int rank)
     tb_free(buf);
 }
 
-/* MPI_Alltoall and MPI_Ialltoall in place, of `total` bytes of ints per rank: every block
- * right, the guards whole. */
+/* Peak resident size from now on: the kernel's mark set back to what is resident. */
+static void peak_reset(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (NULL != f) {
+        fputs("5", f);
+        fclose(f);
+    }
+}
+
+/* Peak resident size since peak_reset, in KB (0 where it cannot be read). */
+static long peak_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = 0;
+    while (NULL != f && NULL != fgets(line, sizeof(line), f)) {
+        if (1 == sscanf(line, "VmHWM: %ld", &kb)) {
+            break;
+        }
+    }
+    if (NULL != f) {
+        fclose(f);
+    }
+    return kb;
+}
+
+/* Elements of the block ranks r and d exchange in the v-forms below: the same from both
+ * sides, uneven across pairs. */
+static size_t v_count(size_t count, int r, int d)
+{
+    return count / 2 + (size_t) ((r + d) % 3) * (count / 4);
+}
+
+#define V_GAP 16    /* ints between two blocks, left alone by the call */
+
+/* MPI_Alltoall, MPI_Ialltoall, MPI_Alltoallv and MPI_Ialltoallv in place, of about `total`
+ * bytes of ints per rank (the v-forms' blocks uneven, in reverse rank order with gaps):
+ * every block right, the gaps and guards whole. */
 static void in_place_alltoall(int rank, size_t total)
 {
     const size_t count = total / sizeof(int) / (size_t) nprocs;
-    int *buf = tb_alloc(count * (size_t) nprocs * sizeof(int));
+    size_t room = 0;
+    int *cnt = tb_alloc((size_t) nprocs * sizeof(int)), *dsp = tb_alloc((size_t) nprocs * sizeof(int));
+    for (int d = nprocs - 1; d >= 0; --d) {
+        dsp[d] = (int) room;
+        cnt[d] = (int) v_count(count, rank, d);
+        room += (size_t) cnt[d] + V_GAP;
+    }
+    int *buf = tb_alloc((room > count * (size_t) nprocs ? room : count * (size_t) nprocs)
+                        * sizeof(int));
+    static const char *const names[] = { "alltoall", "ialltoall", "alltoallv", "ialltoallv" };
     MPI_Request req;
     char what[128];
 
-    for (int form = 0; form < 2; ++form) {
+    for (int form = 0; form < 4; ++form) {
+        const bool v = form >= 2;
         for (int r = 0; r < nprocs; ++r) {
-            for (size_t i = 0; i < count; ++i) {
-                buf[(size_t) r * count + i] = tb_val(rank, i, r);
+            int *at = v ? buf + dsp[r] : buf + (size_t) r * count;
+            for (size_t i = 0; i < (v ? (size_t) cnt[r] + V_GAP : count); ++i) {
+                at[i] = tb_val(rank, i, r);
             }
         }
         req = MPI_REQUEST_NULL;
-        0 == form ? MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, (int) count, MPI_INT,
-                                 MPI_COMM_WORLD)
-                  : MPI_Ialltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, (int) count, MPI_INT,
-                                  MPI_COMM_WORLD, &req);
+        switch (form) {
+        case 0:
+            MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, (int) count, MPI_INT,
+                         MPI_COMM_WORLD);
+            break;
+        case 1:
+            MPI_Ialltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, (int) count, MPI_INT,
+                          MPI_COMM_WORLD, &req);
+            break;
+        case 2:
+            MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, buf, cnt, dsp, MPI_INT,
+                          MPI_COMM_WORLD);
+            break;
+        default:
+            MPI_Ialltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, buf, cnt, dsp, MPI_INT,
+                           MPI_COMM_WORLD, &req);
+        }
         MPI_Wait(&req, MPI_STATUS_IGNORE);
-        snprintf(what, sizeof(what), "%s in place of %zu bytes", form ? "ialltoall" : "alltoall",
-                 total);
+        snprintf(what, sizeof(what), "%s in place of %zu bytes", names[form], total);
         tb_case();
         for (int r = 0; r < nprocs; ++r) {
+            const int *at = v ? buf + dsp[r] : buf + (size_t) r * count;
+            const size_t got = v ? (size_t) cnt[r] : count;
             size_t i;
-            for (i = 0; i < count && buf[(size_t) r * count + i] == tb_val(r, i, rank); ++i) {
+            for (i = 0; i < got && at[i] == tb_val(r, i, rank); ++i) {
             }
-            if (i < count) {
-                tb_fail("%s: element %zu of rank %d's block is %d, expected %d", what, i, r,
-                        buf[(size_t) r * count + i], tb_val(r, i, rank));
+            for (; v && i >= got && i < got + V_GAP && at[i] == tb_val(rank, i, r); ++i) {
+            }
+            if (i < got + (v ? V_GAP : 0)) {
+                tb_fail("%s: element %zu of rank %d's block (of %zu) is %d", what, i, r, got,
+                        at[i]);
                 break;
             }
         }
     }
     tb_guards_ok(buf, "in-place alltoall");
     tb_free(buf);
+    tb_free(cnt);
+    tb_free(dsp);
+}
+
+/* MPI_Alltoallv and MPI_Ialltoallv in place of 1 GB of bytes per rank: right, and no copy
+ * of the buffer made on the way (the peak resident size from the allocation on within the
+ * buffer and 256 MB). */
+static void in_place_big(int rank)
+{
+    const size_t block = ((size_t) 1 << 30) / (size_t) nprocs;
+    int *cnt = tb_alloc((size_t) nprocs * sizeof(int)), *dsp = tb_alloc((size_t) nprocs * sizeof(int));
+    unsigned char *buf;
+    MPI_Request req;
+
+    peak_reset();
+    buf = tb_alloc(block * (size_t) nprocs);
+    for (int r = 0; r < nprocs; ++r) {
+        cnt[r] = (int) block;
+        dsp[r] = (int) (block * (size_t) r);
+    }
+    for (int form = 0; form < 2; ++form) {
+        for (size_t i = 0; i < block * (size_t) nprocs; ++i) {
+            buf[i] = w_block(i % block, rank * nprocs + (int) (i / block));
+        }
+        req = MPI_REQUEST_NULL;
+        0 == form ? MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, buf, cnt, dsp,
+                                  MPI_BYTE, MPI_COMM_WORLD)
+                  : MPI_Ialltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, buf, cnt, dsp,
+                                   MPI_BYTE, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        tb_case();
+        for (int r = 0; r < nprocs; ++r) {
+            size_t i;
+            const int from = r * nprocs + rank;
+            for (i = 0; i < block && buf[block * (size_t) r + i] == w_block(i, from); ++i) {
+            }
+            if (i < block) {
+                tb_fail("%s in place of %d x %zu bytes: byte %zu of rank %d's block is %d, "
+                        "expected %d", form ? "ialltoallv" : "alltoallv", nprocs, block, i, r,
+                        buf[block * (size_t) r + i], w_block(i, from));
+                break;
+            }
+        }
+    }
+    tb_case();
+    if ((size_t) peak_kb() * 1024 > block * (size_t) nprocs + ((size_t) 256 << 20)) {
+        tb_fail("alltoallv in place of %zu bytes: peak resident size %ld KB, more than the "
+                "buffer and 256 MB (a copy of it was made)", block * (size_t) nprocs, peak_kb());
+    }
+    tb_guards_ok(buf, "in-place alltoallv");
+    tb_free(buf);
+    tb_free(cnt);
+    tb_free(dsp);
 }
 
 int main(int argc, char **argv)
@@ -179,6 +297,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     if (count_big) {
         big_count(rank);
+        in_place_big(rank);
     }
     if (in_place) {
         in_place_alltoall(rank, (size_t) 256 << 10);

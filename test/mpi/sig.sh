@@ -54,7 +54,11 @@ sig_case() {
     # shellcheck disable=SC2086
     scc_run "$log" "$np" $opts -- "$prog" "$@"
     rc=$?
-    [ $rc -ne 124 ] || echo "# $name: timed out after $SCC_TIMEOUT s (a hang)"
+    case $rc in
+        0) ;;
+        124) echo "# $name: timed out after $SCC_TIMEOUT s (a hang)" ;;
+        *) echo "# $name: mpirun exited $rc" ;;
+    esac
     scc_selected "$log" "$np" MPI_COMM_WORLD
     tap_check $? "$name: scc selected on MPI_COMM_WORLD by every process" "$log"
     # (a run that did not end has no verdict on what served its calls)

@@ -73,21 +73,31 @@ if [ "${avail:-0}" -lt 6 ]; then
 else
     scc_run "$log" 2 -- "$big" -c -s 1 -l 1
     [ $? -eq 0 ] && scc_no_failures "$log" && scc_served "$log" 2 MPI_COMM_WORLD " allgather:[a-z]+=" \
-        && scc_served "$log" 2 MPI_COMM_WORLD "iallgather:[a-z]+="
+        && scc_served "$log" 2 MPI_COMM_WORLD "iallgather:[a-z]+=" \
+        && scc_served "$log" 2 MPI_COMM_WORLD " alltoallv:flat=1( |$)" \
+        && scc_served "$log" 2 MPI_COMM_WORLD "ialltoallv:flat=1( |$)"
 fi
-tap_check $? "big-count: allgather and iallgather of 2 x 1 GB bytes (more than INT32_MAX) right, no copy of the buffer" "$log"
+tap_check $? "big-count: allgather and iallgather of 2 x 1 GB bytes (more than INT32_MAX), alltoallv and ialltoallv in place of 1 GB: right, no copy of the buffer" "$log"
 
-# An alltoall in place sends from a copy of its blocks, up to coll_scc_inplace_copy_max bytes
-# in all: 256 KB by scc, 4 MB by the fallback (a block at a time), blocking and nonblocking.
-log="$SCC_LOGDIR/xport-inplace-copy.log"
-scc_run "$log" 2 --mca coll_scc_inplace_copy_max 1048576 --mca coll_scc_alltoall_algorithm flat \
-    -- "$big" -i -s 1 -l 1
-[ $? -eq 0 ] && scc_no_failures "$log" \
-    && scc_served "$log" 2 MPI_COMM_WORLD " alltoall:flat=1( |$)" \
-    && scc_served "$log" 2 MPI_COMM_WORLD " alltoall:fallback=1( |$)" \
-    && scc_served "$log" 2 MPI_COMM_WORLD " ialltoall:flat=1( |$)" \
-    && scc_served "$log" 2 MPI_COMM_WORLD " ialltoall:fallback=1( |$)"
-tap_check $? "inplace-copy: alltoall in place of 256 KB by scc, of 4 MB past coll_scc_inplace_copy_max by the fallback; right" "$log"
+# Alltoalls and alltoallvs in place (blocking and nonblocking) of 256 KB and 4 MB: an alltoall
+# sends from a copy of its blocks up to coll_scc_inplace_copy_max bytes in all, beyond (and an
+# alltoallv always) each piece leaves before its peer's lands there -- through the slots, and
+# over the pml transport (whole blocks sent from copies, a round per call).
+for t in "flat 3" "pml 3 --mca coll_scc_transport pml --mca coll_scc_alltoallv_algorithm ring"; do
+    set -- $t
+    name=$1 np=$2 alg=$1
+    shift 2
+    [ "$alg" = pml ] && alg=ring
+    log="$SCC_LOGDIR/xport-inplace-$name.log"
+    scc_run "$log" "$np" --mca coll_scc_inplace_copy_max 1048576 \
+        --mca coll_scc_alltoall_algorithm "$alg" "$@" -- "$big" -i -s 1 -l 1
+    rc=$?
+    for c in alltoall ialltoall alltoallv ialltoallv; do
+        [ $rc -eq 0 ] && scc_served "$log" "$np" MPI_COMM_WORLD " $c:$alg=2( |$)" || rc=1
+    done
+    [ $rc -eq 0 ] && scc_no_failures "$log"
+    tap_check $? "inplace-$name: alltoall(v) and ialltoall(v) in place of 256 KB and 4 MB at $np, all by $alg; right" "$log"
+done
 
 # A device file: the SCC's 24 tiles x 16 KB, shared by all communicators of the job.
 dev="$shmdir/rckmpb"

@@ -8,6 +8,39 @@
 
 #include "ompi/datatype/ompi_datatype.h"
 
+/* In place by the exchange that holds no copy (coll_scc_flat_move.c): in rbuf, or in its
+ * packed view where its datatype is not contiguous. */
+static int scc_alltoall_inplace(mca_coll_scc_module_t *m, scc_alg_t alg, void *rbuf,
+                                int rcount, struct ompi_datatype_t *rdtype, size_t bytes)
+{
+    const size_t n = (size_t) m->size;
+    size_t *v = mca_coll_scc_scratch(m, SCC_SCRATCH_ARGS, 2 * n * sizeof(size_t));
+    char *out;
+    bool packed;
+    int rc;
+
+    out = NULL != v ? scc_view_out(m, rbuf, (size_t) rcount * n, rdtype, bytes * n, &packed)
+                    : NULL;
+    if (NULL == out) {
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
+                                        "there is no memory for a copy of the blocks");
+    }
+    if (packed && OMPI_SUCCESS != (rc = scc_dtype_pack(rbuf, (size_t) rcount * n, rdtype, out,
+                                                       bytes * n))) {
+        return mca_coll_scc_call_failed(m->xp, false, rc, "its blocks could not be packed");
+    }
+    for (size_t i = 0; i < n; ++i) {
+        v[i] = bytes;
+        v[n + i] = i * bytes;
+    }
+    rc = mca_coll_scc_alltoallv_inplace(m, out, v, v + n);
+    mca_coll_scc_count(m, SCC_COLL_ALLTOALL, alg);
+    if (OMPI_SUCCESS == rc) {
+        rc = scc_view_out_done(rbuf, (size_t) rcount * n, rdtype, out, bytes * n, packed);
+    }
+    return rc;
+}
+
 int mca_coll_scc_alltoall_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t bytes,
                              const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
                              void *rbuf, int rcount, struct ompi_datatype_t *rdtype)
@@ -18,15 +51,21 @@ int mca_coll_scc_alltoall_go(mca_coll_scc_module_t *m, scc_alg_t alg, size_t byt
     bool packed;
     int rc;
 
-    if (MPI_IN_PLACE == sbuf && bytes * n > (size_t) mca_coll_scc_config.inplace_copy_max) {
-        /* (a copy as large as the buffer would double what the job holds; bytes * n is the
-           same on every rank: all go to the fallback) */
+    /* in place past the bound, a copy as large as the buffer would double what the job
+       holds (bytes * n is the same on every rank): the direct and pairwise exchanges swap
+       the blocks pair by pair, the pair lists leave the call to the fallback */
+    const bool lean = MPI_IN_PLACE == sbuf
+                      && bytes * n > (size_t) mca_coll_scc_config.inplace_copy_max;
+    if (lean && SCC_ALG_FLAT != alg && SCC_ALG_RING != alg) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
     mca_coll_scc_running(m, SCC_COLL_ALLTOALL, alg);
     if (0 == bytes) {
         mca_coll_scc_count(m, SCC_COLL_ALLTOALL, alg);
         return OMPI_SUCCESS;
+    }
+    if (lean) {
+        return scc_alltoall_inplace(m, alg, rbuf, rcount, rdtype, bytes);
     }
     if (MPI_IN_PLACE == sbuf) {
         /* the blocks to send are in rbuf, which receives: send from a copy */

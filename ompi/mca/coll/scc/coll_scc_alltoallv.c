@@ -22,6 +22,7 @@ static int scc_alltoall_blocks(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t
                                bool in_place, scc_blocks_t *s, scc_blocks_t *r)
 {
     const int n = m->size;
+    const bool lean = in_place && (SCC_ALG_FLAT == alg || SCC_ALG_RING == alg);
     size_t *v;
     const char *in;
     char *out;
@@ -41,22 +42,26 @@ static int scc_alltoall_blocks(mca_coll_scc_module_t *m, scc_coll_t c, scc_alg_t
         v[i] = (size_t) s->counts[i] * ssize;
         v[2 * n + i] = (size_t) r->counts[i] * rsize;
     }
-    /* in place, the receive buffer is overwritten while peers still read: send a copy.
-       (A direct view may be NULL: a NULL buffer whose blocks are all empty.) */
-    if (s->contig && !in_place) {
+    /* in place, the direct and pairwise exchanges send each piece before its peer's lands
+       there; the pair lists (a pair may pass through a third rank) send from a copy.  (A
+       direct view may be NULL: a NULL buffer whose blocks are all empty.) */
+    if (r->contig) {
+        out = scc_blocks_direct(r, n, v + 2 * n, v + 3 * n);
+    } else if (NULL == (out = scc_blocks_packed(m, SCC_SCRATCH_OUT, r, n, v + 2 * n, v + 3 * n,
+                                                lean))) {
+        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
+                                        "there is no memory for a copy of the blocks");
+    }
+    if (lean) {
+        in = NULL;
+    } else if (s->contig && !in_place) {
         in = scc_blocks_direct(s, n, v, v + n);
     } else if (NULL == (in = scc_blocks_packed(m, SCC_SCRATCH_IN, s, n, v, v + n, true))) {
         return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
                                         "there is no memory for a copy of the blocks");
     }
-    if (r->contig) {
-        out = scc_blocks_direct(r, n, v + 2 * n, v + 3 * n);
-    } else if (NULL == (out = scc_blocks_packed(m, SCC_SCRATCH_OUT, r, n, v + 2 * n, v + 3 * n,
-                                                false))) {
-        return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM,
-                                        "there is no memory for a copy of the blocks");
-    }
-    rc = SCC_ALG_FLAT == alg
+    rc = lean ? mca_coll_scc_alltoallv_inplace(m, out, v + 2 * n, v + 3 * n)
+         : SCC_ALG_FLAT == alg
              ? mca_coll_scc_alltoallv_flat(m, in, v, v + n, out, v + 2 * n, v + 3 * n)
              : mca_coll_scc_alltoallv_sched(m, alg, in, v, v + n, out, v + 2 * n, v + 3 * n);
     if (OMPI_ERR_NOT_AVAILABLE == rc) {

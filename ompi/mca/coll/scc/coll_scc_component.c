@@ -465,8 +465,9 @@ int mca_coll_scc_register_params(void)
         OPAL_INFO_LVL_6, &cs->rsag_min, 4096);
     mca_coll_scc_reg_int("inplace_copy_max",
         "An alltoall in place sends from a copy of its blocks (its buffer receives while peers "
-        "still read): up to this many bytes in all; a larger one goes to the fallback, which "
-        "exchanges a block at a time (0: every one; 0 to 2147483647)",
+        "still read): up to this many bytes in all; a larger one swaps its blocks pair by pair "
+        "with no copy (flat, ring) or goes to the fallback (nocmsg, leaders) (0: every one; 0 "
+        "to 2147483647)",
         OPAL_INFO_LVL_6, &cs->inplace_copy_max, 1 << 30);
     mca_coll_scc_reg_int("setup_calls",
         "Collective calls a communicator leaves to the fallback before the component sets it "

@@ -87,6 +87,10 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
 int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
                                 const size_t *sbytes, const size_t *soff, char *rbuf,
                                 const size_t *rbytes, const size_t *roff);
+/* In place (the blocks to send are the receive buffer's), over any transport, holding no
+ * copy of the blocks: each piece leaves before its peer's lands there (flat and ring) */
+int mca_coll_scc_alltoallv_inplace(mca_coll_scc_module_t *m, char *buf, const size_t *bytes,
+                                   const size_t *off);
 /* scan (exclusive: exscan) in rank order (coll_scc_flat_scan.c): direct through the slots,
  * or the pipelined chain, which runs over any transport */
 int mca_coll_scc_scan_flat(mca_coll_scc_module_t *m, const char *in, char *out, size_t count,
@@ -212,10 +216,11 @@ int scc_flat_recv_single(scc_xport_t *x, int peer, uint32_t tag, void *buf, size
 
 /* Takes message tag of every other rank i with a part (scc_part_len > 0), as they arrive:
  * the part's bytes from offset off of the message (at most cap of a slot message: the rest
- * comes in more pieces) to dst + scc_part_off(i).  single (NULL: not asked): bit i set where
- * rank i's part came single-copy, for i < SCC_WAY_RANKS. */
+ * comes in more pieces) to dst + scc_part_off(i).  more: the senders publish more in this
+ * call (each message is acknowledged at once, not at the next call).  single (NULL: not
+ * asked): bit i set where rank i's part came single-copy, for i < SCC_WAY_RANKS. */
 int scc_take_arrivals(scc_xport_t *x, uint32_t tag, size_t off, char *dst,
-                      const scc_parts_t *parts, size_t cap, uint64_t *single);
+                      const scc_parts_t *parts, size_t cap, bool more, uint64_t *single);
 
 
 END_C_DECLS

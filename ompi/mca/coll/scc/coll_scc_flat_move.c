@@ -65,7 +65,7 @@ static void scc_arrivals_skip(scc_arrivals_t *a, int i)
 }
 
 int scc_take_arrivals(scc_xport_t *x, uint32_t tag, size_t off, char *dst,
-                      const scc_parts_t *parts, size_t cap, uint64_t *single)
+                      const scc_parts_t *parts, size_t cap, bool more, uint64_t *single)
 {
     scc_arrivals_t a;
     int i, rc = OMPI_SUCCESS;
@@ -95,8 +95,8 @@ int scc_take_arrivals(scc_xport_t *x, uint32_t tag, size_t off, char *dst,
         } else {
             SCC_TRACED(SCC_PH_COPY, want, memcpy(to, scc_xport_data(x, i, tag, h) + off, want));
         }
-        if (SCC_MSG_CMA != h->kind && len > cap) {
-            /* its next piece may need this slot in this call */
+        if (SCC_MSG_CMA != h->kind && (more || len > cap)) {
+            /* its next message (piece) may need this slot in this call */
             scc_xport_release(x, i, tag);
         } else {
             scc_xport_release_read(x, i, a.tag, h);
@@ -127,7 +127,7 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
                    memcpy(rbuf + (size_t) me * bytes, sbuf + (size_t) me * bytes, bytes));
         if (OMPI_SUCCESS == rc) {
             const scc_parts_t p = { NULL, NULL, bytes };
-            rc = scc_take_arrivals(x, 0, (size_t) me * bytes, rbuf, &p, SIZE_MAX, NULL);
+            rc = scc_take_arrivals(x, 0, (size_t) me * bytes, rbuf, &p, SIZE_MAX, false, NULL);
         }
     } else if (bytes <= x->slot_size && n <= x->nslots) {
         /* every block fits a slot and every peer gets a slot of its own: all go out at
@@ -144,7 +144,7 @@ int mca_coll_scc_alltoall_flat(mca_coll_scc_module_t *m, const char *sbuf, char 
         }
         if (OMPI_SUCCESS == rc) {
             const scc_parts_t p = { NULL, NULL, bytes };
-            rc = scc_take_arrivals(x, (uint32_t) me, 0, rbuf, &p, SIZE_MAX, NULL);
+            rc = scc_take_arrivals(x, (uint32_t) me, 0, rbuf, &p, SIZE_MAX, false, NULL);
         }
     } else {
         /* piece k of my block for rank d: tag k * n + d.  Step j sends to me + j and
@@ -286,4 +286,79 @@ int mca_coll_scc_alltoallv_flat(mca_coll_scc_module_t *m, const char *sbuf,
     }
     scc_xport_end(x);
     return OMPI_SUCCESS != rc ? rc : self;
+}
+
+/* Tag of piece j of my block for peer p in the in-place exchange: the first pieces sent at
+ * once take tags 0..n-1 (the peer), the rest these, unique per pair within a call (they
+ * wrap far above any slot count, below the transport's reserved ids). */
+static inline uint32_t scc_inplace_tag(int n, size_t j, int p)
+{
+    const size_t span = (SCC_A2AV_TAG_SPAN - (size_t) n) / (size_t) n - 1;
+    return (uint32_t) ((size_t) n + (j % span) * (size_t) n + (size_t) p);
+}
+
+/* Largest message of the in-place exchange over the pml: a block goes whole below it. */
+#define SCC_INPLACE_PML_PIECE ((size_t) 1 << 30)
+
+int mca_coll_scc_alltoallv_inplace(mca_coll_scc_module_t *m, char *buf, const size_t *bytes,
+                                   const size_t *off)
+{
+    scc_xport_t *x = m->xp;
+    const int n = x->size, me = x->rank;
+    /* (the same on every rank: there are slots, and every peer on the node can have one) */
+    const bool first = !scc_xport_all_pml(x) && n <= x->nslots;
+    /* over the pml each round is a call of its own: a message sent from a copy (its place
+       is overwritten right after) holds that copy until its call ends */
+    const bool rounds = 0 != (x->caps & SCC_XPORT_CAP_PML);
+    const bool copy = x->send_copy;
+    size_t j0 = 0;
+    int rc = OMPI_SUCCESS;
+
+    x->send_copy = true;
+    scc_xport_begin(x);
+    if (first) {
+        /* every block's first piece to a peer on this node leaves at once (its slot holds the
+           copy), then each rank takes its peers' as they arrive */
+        size_t *len = mca_coll_scc_scratch(m, 1, (size_t) n * sizeof(size_t));
+        if (NULL == len) {
+            x->send_copy = copy;
+            scc_xport_end(x);
+            return mca_coll_scc_call_failed(m->xp, false, SCC_ERR_NO_MEM, SCC_WHY_SCRATCH);
+        }
+        j0 = 1;
+        for (int d = 0; d < n; ++d) {
+            len[d] = d != me && !scc_xport_by_pml(x, d) ? scc_min(x->slot_size, bytes[d]) : 0;
+            if (len[d] > 0) {
+                scc_xport_note(x, &rc, scc_xport_send(x, (uint32_t) d, buf + off[d], len[d], 1,
+                                                      false, &d));
+            }
+        }
+        const scc_parts_t p = { len, off, 0 };
+        scc_xport_note(x, &rc, scc_take_arrivals(x, (uint32_t) me, 0, buf, &p, SIZE_MAX, true,
+                                                 NULL));
+    }
+    /* round k: rank r swaps with (k - r) mod n, which swaps with r; idle with itself */
+    for (int k = 0; k < n; ++k) {
+        const int p = ((k - me) % n + n) % n;
+        const bool pml = scc_xport_by_pml(x, p);
+        const size_t piece = pml ? SCC_INPLACE_PML_PIECE : x->slot_size;
+        if (rounds && k > 0) {
+            rc = scc_xport_result(rc, scc_xport_end(x));
+            scc_xport_begin(x);
+            scc_xport_note(x, &rc, rc);    /* (after a failure the rest goes without data) */
+        }
+        if (p == me) {
+            continue;
+        }
+        for (size_t j = pml ? 0 : j0; j * piece < bytes[p]; ++j) {
+            /* this piece leaves before the peer's lands on it */
+            const size_t at = off[p] + j * piece, len = scc_min(piece, bytes[p] - j * piece);
+            scc_xport_note(x, &rc, scc_xport_send(x, scc_inplace_tag(n, j, p), buf + at, len, 1,
+                                                  false, &p));
+            scc_xport_note(x, &rc, scc_xport_recv(x, p, scc_inplace_tag(n, j, me), buf + at,
+                                                  len));
+        }
+    }
+    x->send_copy = copy;
+    return scc_xport_result(rc, scc_xport_end(x));
 }

@@ -99,7 +99,8 @@ int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t
         } else if (NULL != sbuf && sbuf != at && mine > 0) {
             SCC_TRACED(SCC_PH_COPY, mine, memcpy(at, sbuf, mine));
         }
-        scc_xport_note(x, &rc, scc_take_arrivals(x, 0, 0, rbuf, parts, x->slot_size, single));
+        scc_xport_note(x, &rc,
+                       scc_take_arrivals(x, 0, 0, rbuf, parts, x->slot_size, false, single));
         for (int i = 0; i < x->size; ++i) {
             size_t len = scc_part_len(parts, i);
             if (i != root && len > x->slot_size
@@ -552,7 +553,7 @@ int mca_coll_scc_allgatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, cha
         scc_xport_note(x, &rc, scc_xport_send(x, 0, at, scc_min(x->slot_size, mine), n - 1,
                                               false, NULL));
     }
-    scc_xport_note(x, &rc, scc_take_arrivals(x, 0, 0, rbuf, parts, x->slot_size, single));
+    scc_xport_note(x, &rc, scc_take_arrivals(x, 0, 0, rbuf, parts, x->slot_size, false, single));
     for (int i = 0; i < n; ++i) {
         size_t len = scc_part_len(parts, i);
         if (!(i == me ? cma : scc_came_single(single, i, scc_single_copy(x, len)))) {

@@ -79,25 +79,31 @@ else
 fi
 tap_check $? "big-count: allgather and iallgather of 2 x 1 GB bytes (more than INT32_MAX), alltoallv and ialltoallv in place of 1 GB: right, no copy of the buffer" "$log"
 
-# Alltoalls and alltoallvs in place (blocking and nonblocking) of 256 KB and 4 MB: an alltoall
-# sends from a copy of its blocks up to coll_scc_inplace_copy_max bytes in all, beyond (and an
-# alltoallv always) each piece leaves before its peer's lands there -- through the slots, and
-# over the pml transport (whole blocks sent from copies, a round per call).
-for t in "flat 3" "pml 3 --mca coll_scc_transport pml --mca coll_scc_alltoallv_algorithm ring"; do
-    set -- $t
-    name=$1 np=$2 alg=$1
+# Alltoalls and alltoallvs in place (blocking and nonblocking) of 256 KB and 4 MB in all: by
+# the direct and pairwise exchanges each piece leaves before its peer's lands there, through
+# the slots and over the pml transport (whole blocks sent from copies, a round per call); the
+# pair lists (NoC_Msg on a described mesh) send from a copy of the blocks, an alltoall only up
+# to coll_scc_inplace_copy_max bytes (1 MB here), beyond it the fallback serves it.
+# inplace_case NAME EXPECT [mpirun options]: EXPECT, the counters every rank must report
+inplace_case() {
+    name=$1 expect=$2
     shift 2
-    [ "$alg" = pml ] && alg=ring
     log="$SCC_LOGDIR/xport-inplace-$name.log"
-    scc_run "$log" "$np" --mca coll_scc_inplace_copy_max 1048576 \
-        --mca coll_scc_alltoall_algorithm "$alg" "$@" -- "$big" -i -s 1 -l 1
+    scc_run "$log" 3 --mca coll_scc_inplace_copy_max 1048576 "$@" -- "$big" -i -s 1 -l 1
     rc=$?
-    for c in alltoall ialltoall alltoallv ialltoallv; do
-        [ $rc -eq 0 ] && scc_served "$log" "$np" MPI_COMM_WORLD " $c:$alg=2( |$)" || rc=1
+    for c in $expect; do
+        [ $rc -eq 0 ] && scc_served "$log" 3 MPI_COMM_WORLD " $c( |$)" || rc=1
     done
     [ $rc -eq 0 ] && scc_no_failures "$log"
-    tap_check $? "inplace-$name: alltoall(v) and ialltoall(v) in place of 256 KB and 4 MB at $np, all by $alg; right" "$log"
-done
+    tap_check $? "inplace-$name: alltoall(v) and ialltoall(v) in place of 256 KB and 4 MB at 3: $expect; right" "$log"
+}
+inplace_case flat "alltoall:flat=2 ialltoall:flat=2 alltoallv:flat=2 ialltoallv:flat=2" \
+    --mca coll_scc_alltoall_algorithm flat
+inplace_case pml "alltoall:ring=2 ialltoall:ring=2 alltoallv:ring=2 ialltoallv:ring=2" \
+    --mca coll_scc_transport pml --mca coll_scc_alltoall_algorithm ring \
+    --mca coll_scc_alltoallv_algorithm ring
+inplace_case nocmsg "alltoall:nocmsg=1 alltoall:fallback=1 ialltoall:nocmsg=1 ialltoall:fallback=1 alltoallv:nocmsg=2 ialltoallv:nocmsg=2" \
+    --mca coll_scc_mesh 3x1 --mca coll_scc_mesh_key rank
 
 # A device file: the SCC's 24 tiles x 16 KB, shared by all communicators of the job.
 dev="$shmdir/rckmpb"

@@ -105,6 +105,34 @@ inplace_case pml "alltoall:ring=2 ialltoall:ring=2 alltoallv:ring=2 ialltoallv:r
 inplace_case nocmsg "alltoall:nocmsg=1 alltoall:fallback=1 ialltoall:nocmsg=1 ialltoall:fallback=1 alltoallv:nocmsg=2 ialltoallv:nocmsg=2" \
     --mca coll_scc_mesh 3x1 --mca coll_scc_mesh_key rank
 
+# Single copy by the probe (coll_scc_cma_min -2, the default): each process measures once
+# whether process_vm_readv moves at least a third of what memcpy does; where every member
+# finds it fast and has a core, single copy serves from 8 KB (gathers through the slots),
+# else it stays off -- the same on every member, also when one member's probe says slow
+# (coll_scc_fail_setup 1:cmafast).
+if [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
+    fast_line="single copy on from 8192 bytes \(blocks per peer from 8192; gathers through the slots: measured fast"
+    for agree in "" "1:cmafast"; do
+        log="$SCC_LOGDIR/xport-cma-probe${agree:+-agree}.log"
+        scc_run "$log" 2 --bind-to core ${agree:+--mca coll_scc_fail_setup $agree} -- "$SCC_BUILDDIR/test/mpi/scc_colls"
+        rc=$?
+        nfast=$(grep -ac "single copy measured: .*: fast" "$log")
+        world=$(grep -a "comm 0 (MPI_COMM_WORLD) size 2: transport" "$log" | sed 's/^\[[^]]*\] //' | sort -u)
+        if [ "$nfast" -eq 2 ] && [ -z "$agree" ]; then
+            want="$fast_line" what="single copy from 8 KB"
+        else
+            want="single copy where timed calls find it faster" what="single copy off (allgathers timed)"
+        fi
+        [ $rc -eq 0 ] && scc_no_failures "$log" && [ "$(grep -ac "single copy measured" "$log")" -eq 2 ] &&
+            [ "$(printf '%s\n' "$world" | wc -l)" -eq 1 ] && printf '%s\n' "$world" | grep -qE "$want" &&
+            { [ -z "$agree" ] || grep -aq "rank 1: cmafast fails here" "$log"; }
+        tap_check $? "cma-probe${agree:+ (rank 1 slow)}: $nfast of 2 processes measure single copy fast; both ranks: $what; right" "$log"
+    done
+else
+    tap_ok "cma-probe: single copy by the probe # SKIP needs 2 cores"
+    tap_ok "cma-probe (rank 1 slow) # SKIP needs 2 cores"
+fi
+
 # A device file: the SCC's 24 tiles x 16 KB, shared by all communicators of the job.
 dev="$shmdir/rckmpb"
 head -c 393216 /dev/zero > "$dev"

@@ -91,7 +91,8 @@ static void test_cases(void)
     CHECK(0 == fix(SCC_PARAM_PIPE_SIZE, 0, why, sizeof(why)) && '\0' == why[0], "pipe 0");
     CHECK(64 == fix(SCC_PARAM_PIPE_SIZE, 10, why, sizeof(why)), "pipe 10");
     CHECK(-1 == fix(SCC_PARAM_CMA_MIN, -1, why, sizeof(why)) && '\0' == why[0], "cma_min -1");
-    CHECK(-1 == fix(SCC_PARAM_CMA_MIN, -7, why, sizeof(why)), "cma_min -7: auto");
+    CHECK(-2 == fix(SCC_PARAM_CMA_MIN, -2, why, sizeof(why)) && '\0' == why[0], "cma_min -2");
+    CHECK(-2 == fix(SCC_PARAM_CMA_MIN, -7, why, sizeof(why)), "cma_min -7: by the probe");
     CHECK(1 == fix(SCC_PARAM_CMA, 2, why, sizeof(why)), "cma 2");
     CHECK(-1 == fix(SCC_PARAM_CMA, -2, why, sizeof(why)), "cma -2");
     CHECK(0 == fix(SCC_PARAM_CMA_REDUCE_MIN, -1, why, sizeof(why)), "cma_reduce_min -1");

@@ -38,8 +38,8 @@ const scc_param_rule_t scc_param_rules[SCC_PARAM_COUNT] = {
     [SCC_PARAM_PIPE_SIZE_OVER] = { "coll_scc_pipe_size_over", 64, 1 << 26, 0, 1, NULL },
     /* -1 where it works, 0 never, 1 required */
     [SCC_PARAM_CMA] = { "coll_scc_cma", -1, 1, -1, 1, NULL },
-    /* -1 auto, 0 never, else bytes */
-    [SCC_PARAM_CMA_MIN] = { "coll_scc_cma_min", -1, INT_MAX, -1, 1, NULL },
+    /* -2 by the probe, -1 the rule, 0 never, else bytes */
+    [SCC_PARAM_CMA_MIN] = { "coll_scc_cma_min", -2, INT_MAX, -2, 1, NULL },
     /* 0 never, else bytes: below a page a read per peer costs more than it moves (and
        the direct reductions' single-copy path failed on vectors shorter than the ranks) */
     [SCC_PARAM_CMA_REDUCE_MIN] = { "coll_scc_cma_reduce_min", 4096, INT_MAX, 0, 1, NULL },

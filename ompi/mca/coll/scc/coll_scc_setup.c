@@ -173,8 +173,10 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
         return scc_setup_declined(m, "no transport", opal_strerror(rc));
     }
     if (scc_xport_single_copy(m->xp) && m->xp->cma_min < SIZE_MAX) {
-        snprintf(cma, sizeof(cma), "on from %zu bytes (blocks per peer from %zu)", m->xp->cma_min,
-                 m->xp->cma_a2a_min);
+        snprintf(cma, sizeof(cma), "on from %zu bytes (blocks per peer from %zu%s)",
+                 m->xp->cma_min, m->xp->cma_a2a_min,
+                 SIZE_MAX == m->xp->cma_gather_min
+                     ? "; gathers through the slots: measured fast, coll_scc_cma_min -2" : "");
     } else if (scc_single_copy_learnt(m->xp)) {
         snprintf(cma, sizeof(cma), "where timed calls find it faster (coll_scc_cma_adapt)");
     } else if (scc_xport_single_copy(m->xp) && m->xp->cma_a2a_min < SIZE_MAX) {

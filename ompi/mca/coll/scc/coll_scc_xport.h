@@ -31,7 +31,8 @@ struct scc_fiber;
 #define SCC_LINE 64                 /* bytes between independently written words */
 #define SCC_MPB_LINE 32             /* the SCC's cache line: the unit of its buffers' writes */
 #define SCC_INLINE_MAX 32           /* payload that travels inside the header line */
-#define SCC_CMA_MIN 8192            /* coll_scc_cma_min auto: single copy from here; */
+#define SCC_CMA_MIN_PROBE (-2)      /* coll_scc_cma_min: by the probe (the default) */
+#define SCC_CMA_MIN 8192            /* coll_scc_cma_min -1: single copy from here; */
 #define SCC_CMA_MIN_OVER 131072     /*   processes outnumber the cores: from here, */
 #define SCC_CMA_A2A_MIN_OVER 32768  /*   and from here for blocks per peer */
 #define SCC_PML_AHEAD 4             /* pml receives posted ahead of their steps */

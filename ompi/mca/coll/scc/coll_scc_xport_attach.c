@@ -9,6 +9,9 @@
 #include "coll_scc_xport_slots.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 /* A word whose value every process knows: reading it from a peer proves CMA works. */
@@ -42,6 +45,58 @@ static bool scc_cma_works(scc_xport_t *x)
     }
     return OMPI_SUCCESS == scc_cma_read(x, peer, addr, &v, sizeof(v))
            && v == scc_cma_probe_word;
+}
+
+/* Whether single copy moves at least a third of what a copy within memory does here,
+ * measured once per process (process_vm_readv of 64 KB from itself against memcpy, the best
+ * of 5: about 50 us).  Through the slots a message is copied twice, the reader's copy
+ * across cores; where single copy is that much slower than a copy (an AMD EPYC guest: 13-16
+ * GB/s against 60-130) the slots win at every size, where it is not (an Intel Xeon guest:
+ * 2.0-2.4 times memcpy's time) single copy wins from 8-32 KB (OSU at 2 processes, against
+ * tuned: bcast 64 KB 0.84 against 1.54 through the slots, alltoall 128 KB 0.91 against 1.50). */
+static double scc_probe_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
+}
+
+static bool scc_cma_fast(void)
+{
+    static int fast = -1;   /* (a race measures twice, alike) */
+    const size_t len = 65536;
+    double best_cma = 1e30, best_copy = 1e30;
+    char *a, *b;
+
+    if (fast >= 0) {
+        return fast > 0;
+    }
+    a = malloc(2 * len);
+    if (NULL == a) {
+        return false;
+    }
+    b = a + len;
+    memset(a, 1, 2 * len);
+    for (int i = 0; i < 5; ++i) {
+        struct iovec to = { b, len }, from = { a, len };
+        double t0 = scc_probe_ns(), t1, t2;
+        if ((ssize_t) len != process_vm_readv(getpid(), &to, 1, &from, 1, 0)) {
+            best_cma = 1e30;
+            break;
+        }
+        t1 = scc_probe_ns();
+        memcpy(b, a, len);
+        __asm__ __volatile__("" : : "r"(b) : "memory");
+        t2 = scc_probe_ns();
+        best_cma = t1 - t0 < best_cma ? t1 - t0 : best_cma;
+        best_copy = t2 - t1 < best_copy ? t2 - t1 : best_copy;
+    }
+    free(a);
+    fast = best_cma <= 3.0 * best_copy;
+    SCC_VERBOSE(2, "coll:scc: process %d: single copy measured: process_vm_readv of %zu bytes "
+                "%.1f us, memcpy %.1f us: %s (coll_scc_cma_min -2)", (int) getpid(), len,
+                best_cma / 1e3, best_copy / 1e3, fast ? "fast" : "slow");
+    return fast > 0;
 }
 
 /* Whether this communicator's processes on my node are twice the cores they may run on, or
@@ -99,6 +154,7 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
     scc_xport_t *x = calloc(1, sizeof(*x));
     int rc, pipe, kind = cs->transport;
     bool cma, ok, single;
+    unsigned agreed;
 
     /* Every member reaches each agreement below, in the same order, whatever failed on it:
        all attach or none does (coll_scc_agree.c) */
@@ -205,7 +261,12 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
     /* the SCC has no single copy between cores: its buffers are the only way */
     single = 0 != (x->ops->caps & SCC_XPORT_CAP_SINGLE_COPY);
     cma = cs->cma != 0 && single && scc_cma_works(x) && !mca_coll_scc_fault(mb, "cma");
-    cma = mca_coll_scc_agree(mb, cma);
+    /* (with it, in the same agreement: whether single copy is fast on every member) */
+    agreed = mca_coll_scc_agree_mask(mb, (cma ? 1u : 0u)
+                                         | (cma && SCC_CMA_MIN_PROBE == cs->cma_min
+                                            && scc_cma_fast() && !mca_coll_scc_fault(mb, "cmafast")
+                                                ? 2u : 0u));
+    cma = 0 != (agreed & 1u);
     if (1 == cs->cma && !cma && single) {
         mca_coll_scc_show_help_once(x->rank, "cma-unavailable", SCC_COMM_CID(comm),
                                     SCC_COMM_NAME(comm));
@@ -218,8 +279,8 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
     x->yield = SCC_YIELD_WHEN_IDLE();
     /* what depends on it must be the same on every rank: all must say so */
     x->over = mca_coll_scc_agree(mb, x->yield);
-    if (cs->cma_min < 0) {
-        /* auto, as measured on an Intel VM where single copy was fast: oversubscribed, a
+    if (-1 == cs->cma_min) {
+        /* as measured on an Intel VM where single copy was fast: oversubscribed, a
            root that exposes its buffer waits for readers that are often not running,
            while copies through the slots let it go on: those won up to 128 KB; where each
            peer moves its own block (gather, scatter, alltoall) nobody waits on one whole
@@ -245,10 +306,16 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
         x->cma_gather_min = crowded ? 2 * x->cma_a2a_min : SIZE_MAX;   /* (at most 2 INT_MAX) */
         x->cma_table = crowded;
     }
-    if (cs->cma_min != 0) {
+    if (cs->cma_min > 0 || -1 == cs->cma_min) {
         /* (the size rule: gathers and alltoallv as the other blocks per peer) */
         x->cma_gather_min = x->cma_a2a_min;
         x->cma_table = x->cma_a2a_min < SIZE_MAX;
+    } else if (0 != (agreed & 2u) && !x->over) {
+        /* the probe's rule, where every process has a core: single copy from 8 KB but for
+           the gathers (their root reads every block: 512 KB at 2 processes 1.43 of tuned
+           single copy, 0.96 through the slots) and alltoallv's table; oversubscribed, as
+           never (a root that exposes its buffer waits for readers not running) */
+        x->cma_min = x->cma_a2a_min = SCC_CMA_MIN;
     }
     x->cma_reduce_min = cs->cma_reduce_min > 0 ? (size_t) cs->cma_reduce_min : SIZE_MAX;
     if (NULL != x->remote) {

@@ -126,11 +126,13 @@ int mca_coll_scc_xport_register_params(void)
         OPAL_INFO_LVL_6, &cs->cma, -1);
     mca_coll_scc_reg_int("cma_min",
         "Messages of at least this many bytes move single-copy when the algorithm allows it "
-        "(0: never, the default: on the development machine process_vm_readv moves a quarter "
-        "of what copies through the slots do; -1: from 8192, and when the processes outnumber "
-        "the cores from 131072, and from 32768 for blocks per peer: gather, scatter, alltoall, "
-        "alltoallv)",
-        OPAL_INFO_LVL_6, &cs->cma_min, 0);
+        "(-2, the default: from 8192 but for the gathers where every process has a core and "
+        "each finds, once, that process_vm_readv moves at least a third of what memcpy does "
+        "(an Intel Xeon guest: about half; an AMD EPYC one: a quarter or less, where the "
+        "slots win at every size), else as 0; 0: never; -1: from 8192, and when the "
+        "processes outnumber the cores from 131072, and from 32768 for blocks per peer: "
+        "gather, scatter, alltoall, alltoallv)",
+        OPAL_INFO_LVL_6, &cs->cma_min, SCC_CMA_MIN_PROBE);
     mca_coll_scc_reg_int("cma_reduce_min",
         "The direct reductions (allreduce, reduce, reduce_scatter_block) of at least this many "
         "bytes reduce-scatter what they read single-copy; smaller ones go through the slots "

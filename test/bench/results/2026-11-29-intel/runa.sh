@@ -1,0 +1,10 @@
+#!/bin/bash
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+np=$1; L=${2:-3}
+if [ "$np" -le 2 ]; then B="--bind-to core"; else B="--oversubscribe --bind-to none"; fi
+N="--mca mca_base_component_path /work/main/build/ompi/mca/coll/scc/.libs:/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3 --mca coll scc,tuned,basic,libnbc,self --mca coll_scc_setup_calls 0"
+for l in $(seq 1 $L); do
+  mpirun -np $np $B $N /tmp/ipb/ipb a 2>&1 | sed "s/^/old $l /"
+  mpirun -np $np $B $N --mca coll_scc_inplace_copy_max 0 /tmp/ipb/ipb a 2>&1 | sed "s/^/new $l /"
+  mpirun -np $np $B --mca coll tuned,basic,libnbc,self /tmp/ipb/ipb a 2>&1 | sed "s/^/tuned $l /"
+done

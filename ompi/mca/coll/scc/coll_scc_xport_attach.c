@@ -47,13 +47,6 @@ static bool scc_cma_works(scc_xport_t *x)
            && v == scc_cma_probe_word;
 }
 
-/* Whether single copy moves at least a third of what a copy within memory does here,
- * measured once per process (process_vm_readv of 64 KB from itself against memcpy, the best
- * of 5: about 50 us).  Through the slots a message is copied twice, the reader's copy
- * across cores; where single copy is that much slower than a copy (an AMD EPYC guest: 13-16
- * GB/s against 60-130) the slots win at every size, where it is not (an Intel Xeon guest:
- * 2.0-2.4 times memcpy's time) single copy wins from 8-32 KB (OSU at 2 processes, against
- * tuned: bcast 64 KB 0.84 against 1.54 through the slots, alltoall 128 KB 0.91 against 1.50). */
 static double scc_probe_ns(void)
 {
     struct timespec ts;
@@ -61,6 +54,13 @@ static double scc_probe_ns(void)
     return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
 }
 
+/* Whether single copy moves at least a third of what a copy within memory does here,
+ * measured once per process (process_vm_readv of 64 KB from itself against memcpy, the best
+ * of 5: about 50 us).  Through the slots a message is copied twice, the reader's copy
+ * across cores; where single copy is that much slower than a copy (an AMD EPYC guest: 13-16
+ * GB/s against 60-130) the slots win at every size, where it is not (an Intel Xeon guest:
+ * 2.0-2.4 times memcpy's time) single copy wins from 8-32 KB (OSU at 2 processes, against
+ * tuned: bcast 64 KB 0.84 against 1.54 through the slots, alltoall 128 KB 0.91 against 1.50). */
 static bool scc_cma_fast(void)
 {
     static int fast = -1;   /* (a race measures twice, alike) */

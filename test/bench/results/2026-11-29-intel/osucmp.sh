@@ -1,10 +1,12 @@
 #!/bin/bash
+# NEW, OLD: build trees of the component (NEW the change, OLD the one before it);
+# IPB: ipb.c built with mpicc; OSU_DIR: OSU 7.4's c/mpi/collective (run from the project's top)
 # osucmp.sh NP COLL "label:opts" ... : OSU blocking, alternating launches, medians
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 np=$1; coll=$2; shift 2
 if [ "$np" -le 2 ]; then B="--bind-to core"; else B="--oversubscribe --bind-to none"; fi
-S="--mca mca_base_component_path /work/main/build/ompi/mca/coll/scc/.libs:/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3 --mca coll_scc_setup_calls 0"
-prog=/tmp/osu/c/mpi/collective/blocking/osu_$coll
+S="--mca mca_base_component_path ${NEW:-./build}/ompi/mca/coll/scc/.libs:/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3 --mca coll_scc_setup_calls 0"
+prog=$OSU_DIR/blocking/osu_$coll
 for l in 1 2 3; do
   for c in "$@"; do
     lab=${c%%:*}; opts=${c#*:}

@@ -96,7 +96,8 @@ bl_results_dir() {
 }
 
 # bl_comp_args COMPONENT: the mpirun options that make Open MPI use COMPONENT.
-#   scc    the component of this build, above tuned (its priority 40 > tuned's 30)
+#   scc    the component of this build, above tuned (its priority 40 > tuned's 30), serving
+#          the benchmark's persistent collectives, started in order (coll_scc_persistent_ordered)
 #   tuned  Open MPI's default choice on one node
 #   sm     coll/sm (bcast, barrier, reduce, allreduce; tuned serves the rest): priority 0
 #          by default, so it is raised above tuned's
@@ -108,14 +109,14 @@ bl_results_dir() {
 #          change did to the latencies, measured in the same run)
 bl_comp_args() {
     case $1 in
-    scc) echo "--mca mca_base_component_path $BL_COMPONENT_PATH --mca coll scc,tuned,basic,libnbc,self" ;;
+    scc) echo "--mca mca_base_component_path $BL_COMPONENT_PATH --mca coll scc,tuned,basic,libnbc,self --mca coll_scc_persistent_ordered 1" ;;
     tuned) echo "--mca coll tuned,basic,libnbc,self" ;;
     sm) echo "--mca coll sm,tuned,basic,libnbc,self --mca coll_sm_priority 100" ;;
     han) echo "--mca coll han,tuned,basic,libnbc,self --mca coll_han_priority 100" ;;
     adapt) echo "--mca coll adapt,tuned,basic,libnbc,self --mca coll_adapt_priority 100" ;;
     base)
         [ -f "${SCC_BASE_BUILD:-}/ompi/mca/coll/scc/.libs/mca_coll_scc.so" ] || return 1
-        echo "--mca mca_base_component_path $SCC_BASE_BUILD/ompi/mca/coll/scc/.libs:${BL_COMPONENT_PATH#*:} --mca coll scc,tuned,basic,libnbc,self" ;;
+        echo "--mca mca_base_component_path $SCC_BASE_BUILD/ompi/mca/coll/scc/.libs:${BL_COMPONENT_PATH#*:} --mca coll scc,tuned,basic,libnbc,self --mca coll_scc_persistent_ordered 1" ;;
     *) return 1 ;;
     esac
 }

@@ -72,7 +72,9 @@ tap_done() {
 # scc_run LOG NP [mpirun options...] -- PROGRAM [ARGS...]
 # Runs PROGRAM on NP processes with coll/scc from the build tree, verbose 2
 # (or $SCC_VERBOSE_LEVEL), every communicator set up at its first call (coll_scc_setup_calls
-# 0, or $SCC_SETUP_CALLS: the tests count what the component served); $SCC_LAUNCH replaces the launcher's options (default
+# 0, or $SCC_SETUP_CALLS: the tests count what the component served), the test programs'
+# persistent collectives, all started in order, served by it (coll_scc_persistent_ordered 1,
+# or $SCC_PERSISTENT_ORDERED); $SCC_LAUNCH replaces the launcher's options (default
 # --oversubscribe; nodes.sh: emulated nodes).
 scc_run() {
     _log=$1
@@ -90,7 +92,9 @@ scc_run() {
         --mca mca_base_component_path "$SCC_COMPONENT_PATH" \
         --mca coll scc,tuned,basic,libnbc,self \
         --mca coll_scc_verbose "${SCC_VERBOSE_LEVEL:-2}" \
-        --mca coll_scc_setup_calls "${SCC_SETUP_CALLS:-0}" $SCC_MPIRUN_EXTRA $_opts "$@" > "$_log" 2>&1
+        --mca coll_scc_setup_calls "${SCC_SETUP_CALLS:-0}" \
+        --mca coll_scc_persistent_ordered "${SCC_PERSISTENT_ORDERED:-1}" \
+        $SCC_MPIRUN_EXTRA $_opts "$@" > "$_log" 2>&1
 }
 
 # scc_selected LOG NP NAME: every one of the NP processes reported that scc

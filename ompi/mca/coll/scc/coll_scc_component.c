@@ -225,6 +225,7 @@ static void scc_check_params(void)
         [SCC_PARAM_MANY_MIN] = &cs->many_min,
         [SCC_PARAM_CMA_ADAPT] = &cs->cma_adapt,
         [SCC_PARAM_NBC_TRY] = &cs->nbc_try,
+        [SCC_PARAM_PERSISTENT_ORDERED] = &cs->persistent_ordered,
     };
     char why[320], given[64], used[64], name[64];
     int fanout[8], n, C, R;
@@ -487,6 +488,15 @@ int mca_coll_scc_register_params(void)
         "task; at a wait that is not answered it starts over as a task that skips what it sent "
         "(1, the default); 0: always a task",
         OPAL_INFO_LVL_6, &cs->nbc_try, 1);
+    mca_coll_scc_reg_int("persistent_ordered",
+        "MPI-4.0 matches persistent collectives by the order of their inits, so their starts "
+        "may come in any order (also among the other collectives); the component matches its "
+        "calls by their order, so it serves a persistent collective only where its starts "
+        "are asserted to keep it (the info key mpi_assert_strict_persistent_collective_ordering "
+        "true, of MPI 4.1, on the init or the communicator), the fallback's persistent "
+        "request the others (0, the default); 1: every program of the job starts them in the "
+        "same order on every process (the component serves them all)",
+        OPAL_INFO_LVL_5, &cs->persistent_ordered, 0);
     (void) mca_coll_scc_agree_register_params();
     (void) mca_coll_scc_trace_register_params();
     return mca_coll_scc_xport_register_params();

@@ -61,6 +61,7 @@ typedef struct mca_coll_scc_config_t {
     int cma_over_min;                   /* cma_min 0, oversubscribed: blocks per peer from here */
     int cma_adapt;                      /* large allgather parts: 0 the rule, 1 learnt, 2 tests */
     int nbc_try;                        /* nonblocking calls tried on the caller's stack first */
+    int persistent_ordered;             /* every persistent collective started in order */
 } mca_coll_scc_config_t;
 
 extern mca_coll_scc_config_t mca_coll_scc_config;

@@ -66,6 +66,7 @@ const scc_param_rule_t scc_param_rules[SCC_PARAM_COUNT] = {
     [SCC_PARAM_NBC_TRY] = { "coll_scc_nbc_try", 0, 1, 0, 1, NULL },
     /* bytes; 0: an in-place alltoall always to the fallback */
     [SCC_PARAM_INPLACE_COPY_MAX] = { "coll_scc_inplace_copy_max", 0, INT_MAX, 0, 1, NULL },
+    [SCC_PARAM_PERSISTENT_ORDERED] = { "coll_scc_persistent_ordered", 0, 1, 0, 1, NULL },
 };
 
 long scc_param_fix(const scc_param_rule_t *r, long v, char *why, size_t len)

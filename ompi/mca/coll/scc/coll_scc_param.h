@@ -40,6 +40,7 @@ typedef enum {
     SCC_PARAM_CMA_ADAPT,
     SCC_PARAM_NBC_TRY,
     SCC_PARAM_INPLACE_COPY_MAX,
+    SCC_PARAM_PERSISTENT_ORDERED,
     SCC_PARAM_COUNT
 } scc_param_id_t;
 

@@ -67,6 +67,25 @@ for form in i init; do
     tap_check $? "scc_colls $form v: gatherv, scatterv, allgatherv in the form served by flat" "$log"
 done
 
+# By default (coll_scc_persistent_ordered 0) every persistent init runs on a communicator of
+# its own ("MPI_COMM_WORLD persistent"): all 17 collectives served by scc there, on every
+# process, none by the fallback, none on MPI_COMM_WORLD itself
+log="$SCC_LOGDIR/nbc-colls-init-own.log"
+SCC_PERSISTENT_ORDERED=0 scc_run "$log" 3 -- "$colls" init
+rc=$?
+run_ok "$log" $rc 3
+_miss=""
+for c in $all; do
+    for r in 0 1 2; do
+        grep -aqE "\(MPI_COMM_WORLD persistent\) rank $r size 3 calls: ${c}_init:[a-z_]+=[1-9][0-9]*$" "$log" \
+            || _miss="$_miss $c@$r"
+    done
+done
+[ -z "$_miss" ] || echo "# not served on their own communicators:$_miss"
+[ -z "$_miss" ] && ! grep -aq "(MPI_COMM_WORLD persistent) .*_init:fallback=" "$log" \
+    && ! grep -aq "(MPI_COMM_WORLD) rank [0-9]* size 3 calls:.*_init:" "$log"
+tap_check $? "scc_colls init, coll_scc_persistent_ordered 0: all 17 collectives as <name>_init served by scc, each on a communicator of its own" "$log"
+
 # A try that let messages out and was abandoned: its task skipped them, and every result
 # above was right
 replayed "$SCC_LOGDIR"/nbc-colls-i-np*.log
@@ -166,16 +185,23 @@ run_ok "$log" $rc 3
 tap_check $? "setup_calls 5: MPI_COMM_WORLD set up at call 6 (a nonblocking one) on every process, then served" "$log"
 
 # MPI-4.0 lets persistent collectives start in any order (they match at their inits): by
-# default (coll_scc_persistent_ordered 0) their inits go to the fallback, and a broadcast, a
-# barrier and an allreduce started in reverse order on odd ranks end right -- not served by
-# scc, which matches its calls by their order -- also before setup (coll_scc_setup_calls 32)
+# default (coll_scc_persistent_ordered 0) each init gets a communicator of its own, named
+# after its parent with " persistent", where its starts are the only calls; a broadcast, a
+# barrier and an allreduce started in reverse order on odd ranks, 20 times, end right, each
+# served by scc there and none on "scc_order" itself -- also where "scc_order" is not set up
+# (coll_scc_setup_calls 32: the own communicators are set up at their first starts); the
+# parent is freed before the requests, one request is left to MPI_Finalize
 for sc in 0 32; do
     log="$SCC_LOGDIR/nbc-order-$sc.log"
     SCC_PERSISTENT_ORDERED=0 SCC_SETUP_CALLS=$sc scc_run "$log" 3 -- "$nbc" -o
     rc=$?
     run_ok "$log" $rc 3
-    ! grep -aq "(scc_order) rank [0-9]* size 3 calls:.*_init:" "$log" && grep -aq " 0 failures" "$log"
-    tap_check $? "persistent bcast, barrier, allreduce started out of order (setup_calls $sc): the fallback's persistent requests served them, right" "$log"
+    scc_served "$log" 3 "scc_order persistent" " bcast_init:[a-z]+=20$" \
+        && scc_served "$log" 3 "scc_order persistent" " barrier_init:[a-z]+=20$" \
+        && scc_served "$log" 3 "scc_order persistent" " allreduce_init:[a-z]+=20$" \
+        && ! grep -aq "(scc_order persistent) .*_init:fallback=" "$log" \
+        && ! grep -aq "(scc_order) rank [0-9]* size 3 calls:.*_init:" "$log" && grep -aq " 0 failures" "$log"
+    tap_check $? "persistent bcast, barrier, allreduce started out of order (setup_calls $sc): each served by scc on a communicator of its own, right" "$log"
 done
 
 tap_done

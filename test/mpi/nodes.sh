@@ -262,6 +262,18 @@ ran_ok "$log" $rc 4 &&
     scc_served "$log" 4 MPI_COMM_WORLD " ibarrier:[a-z]+=[0-9]+ iallreduce:.* allreduce_init:[a-z]+=2000" &&
     traffic_ok "$log" 4 "1 0"
 tap_check $? "scc_nbc across nodes (2 x 2): many outstanding, starts before a chain of sends, persistent: right, served by scc, the ways right" "$log"
+# persistent collectives started in reverse order on odd ranks (MPI-4.0 allows it), each on
+# a communicator of its own (coll_scc_persistent_ordered 0, the default) across nodes
+log="$SCC_LOGDIR/nodes-order.log"
+SCC_PERSISTENT_ORDERED=0 nodes_run "$log" nodea:2,nodeb:2 4 -- "$SCC_BUILDDIR/test/mpi/scc_nbc" -o
+rc=$?
+ran_ok "$log" $rc 4 &&
+    scc_served "$log" 4 "scc_order persistent" " bcast_init:[a-z]+=20$" &&
+    scc_served "$log" 4 "scc_order persistent" " barrier_init:[a-z]+=20$" &&
+    scc_served "$log" 4 "scc_order persistent" " allreduce_init:[a-z]+=20$" &&
+    ! grep -aq "(scc_order persistent) .*_init:fallback=" "$log" &&
+    ! grep -aq "(scc_order) rank [0-9]* size 4 calls:.*_init:" "$log"
+tap_check $? "persistent bcast, barrier, allreduce started out of order across nodes (2 x 2): each served by scc on a communicator of its own, right" "$log"
 
 # A member that fails one call (scc_hang -f, as in hang.sh): across nodes too every member
 # ends it, through shared memory and the pml, and the next calls are right

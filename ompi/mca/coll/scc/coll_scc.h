@@ -86,6 +86,8 @@ typedef struct mca_coll_scc_module_t {
     scc_state_t state;
     uint64_t lazy_calls;                /* calls made before setup (served by the fallback) */
     bool disabled;                      /* coll_module_disable ran (it runs once per function) */
+    bool persistent_home;               /* made for one persistent collective, its starts the
+                                           only calls (coll_scc_persist.h) */
     int rank, size;
     unsigned cid;                       /* for the verbose reports */
     scc_comm_uid_t uid;                 /* the same on every process of the communicator */

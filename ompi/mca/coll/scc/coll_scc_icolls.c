@@ -3,12 +3,11 @@
  * (coll_scc_task.c), so it takes the same table, algorithms and transports.  A persistent
  * one decides at its first start that finds the communicator set up (a communicator set up
  * stays so) and only runs that decision at every start after it. */
+#include "coll_scc_persist.h"
 #include "coll_scc_task.h"
 #include "coll_scc_xport_slots.h"
 
 #include "ompi/datatype/ompi_datatype.h"
-#include "ompi/info/info.h"
-#include "opal/util/info.h"
 
 #define SCC_UNPAREN(...) __VA_ARGS__
 
@@ -111,30 +110,6 @@ static bool scc_try_task_flags_now(mca_coll_scc_task_t *t)
 
 typedef struct ompi_datatype_t scc_dt_t;
 
-/* MPI-4.0 matches persistent collectives by the order of their inits: their starts may come
- * in any order on each process, among the other collectives too (MPICH's p_order).  The
- * component matches its calls by their order on the communicator, so it serves a persistent
- * collective only where its starts are asserted to keep that order -- MPI 4.1's info key, on
- * the init or the communicator, or coll_scc_persistent_ordered -- and leaves the others to
- * the fallback's persistent requests, which match at their inits. */
-#define SCC_ORDERED_KEY "mpi_assert_strict_persistent_collective_ordering"
-
-static bool scc_info_says(opal_info_t *info)
-{
-    bool v = false;
-    int flag = 0;
-    return NULL != info
-           && OPAL_SUCCESS == opal_info_get_bool(info, (char *) SCC_ORDERED_KEY, &v, &flag)
-           && flag && v;
-}
-
-static bool scc_persistent_ours(struct ompi_communicator_t *comm, struct ompi_info_t *info)
-{
-    return mca_coll_scc_config.persistent_ordered
-           || (NULL != info && info != &ompi_mpi_info_null.info && scc_info_says(&info->super))
-           || scc_info_says(comm->super.s_info);
-}
-
 /* The nonblocking and the persistent entry point of collective `name`, whose task runs
  * scc_run_##name: PARAMS are the blocking call's parameters before the communicator, ARGS
  * their names, FILL saves them into the task's arguments a. */
@@ -163,19 +138,27 @@ static bool scc_persistent_ours(struct ompi_communicator_t *comm, struct ompi_in
                                    mca_coll_base_module_t *module)               \
     {                                                                            \
         mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;             \
+        struct ompi_communicator_t *own;                                         \
         mca_coll_scc_task_t *t;                                                  \
         scc_task_args_t *a;                                                      \
-        if (!scc_persistent_ours(comm, info) || !mca_coll_scc_task_takes(m, true)) { \
+        int rc = mca_coll_scc_persistent_home(&m, &comm, info,                   \
+                                              SCC_PERSISTENT_MODULE_OFF(name), &own); \
+        if (OMPI_ERR_NOT_AVAILABLE == rc) {                                      \
             return m->prev_##name##_init.fn(SCC_UNPAREN ARGS, comm, info, request, \
                                             m->prev_##name##_init.module);       \
+        } else if (OMPI_SUCCESS != rc) {                                         \
+            return rc;                                                           \
         }                                                                        \
         if (NULL == (t = mca_coll_scc_task_new())) {                             \
+            mca_coll_scc_persistent_own_free(&own);                              \
             return OMPI_ERR_OUT_OF_RESOURCE;                                     \
         }                                                                        \
         a = &t->a;                                                               \
         FILL                                                                     \
-        return mca_coll_scc_task_post(m, comm, t, scc_run_##name, SCC_FORM_INIT,  \
-                                      (KEEPS) ? scc_try_task : NULL, request);   \
+        rc = mca_coll_scc_task_post(m, comm, t, scc_run_##name, SCC_FORM_INIT,    \
+                                    (KEEPS) ? scc_try_task : NULL, request);     \
+        mca_coll_scc_persistent_own_free(&own);   /* (the request holds it) */   \
+        return rc;                                                               \
     }
 
 /* The argument arrays a v-collective keeps with its task (mca_coll_scc_task_keep), those
@@ -597,14 +580,22 @@ int mca_coll_scc_barrier_init(struct ompi_communicator_t *comm, struct ompi_info
                               ompi_request_t **request, mca_coll_base_module_t *module)
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
+    struct ompi_communicator_t *own;
     mca_coll_scc_task_t *t;
+    int rc = mca_coll_scc_persistent_home(&m, &comm, info, SCC_PERSISTENT_MODULE_OFF(barrier),
+                                          &own);
 
-    if (!scc_persistent_ours(comm, info) || !mca_coll_scc_task_takes(m, true)) {
+    if (OMPI_ERR_NOT_AVAILABLE == rc) {
         return m->prev_barrier_init.fn(comm, info, request, m->prev_barrier_init.module);
+    } else if (OMPI_SUCCESS != rc) {
+        return rc;
     }
     if (NULL == (t = mca_coll_scc_task_new())) {
+        mca_coll_scc_persistent_own_free(&own);
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    return mca_coll_scc_task_post(m, comm, t, scc_run_barrier, SCC_FORM_INIT,
-                                  scc_try_task_flags_now, request);
+    rc = mca_coll_scc_task_post(m, comm, t, scc_run_barrier, SCC_FORM_INIT,
+                                scc_try_task_flags_now, request);
+    mca_coll_scc_persistent_own_free(&own);     /* (the request holds it) */
+    return rc;
 }

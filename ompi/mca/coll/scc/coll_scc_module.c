@@ -23,6 +23,7 @@ static void scc_module_construct(mca_coll_scc_module_t *m)
     m->state = SCC_STATE_LAZY;
     m->lazy_calls = 0;
     m->disabled = false;
+    m->persistent_home = false;
     m->rank = -1;
     m->size = 0;
     m->cid = 0;

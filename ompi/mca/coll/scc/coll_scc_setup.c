@@ -237,7 +237,8 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
 
 bool mca_coll_scc_setup_lazy(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
 {
-    if (m->lazy_calls < (uint64_t) mca_coll_scc_config.setup_calls) {
+    /* (a persistent collective's own communicator: made to be started again and again) */
+    if (!m->persistent_home && m->lazy_calls < (uint64_t) mca_coll_scc_config.setup_calls) {
         m->lazy_calls++;
         return false;
     }

@@ -1,0 +1,84 @@
+/* coll_scc_persist.c: the communicator a persistent collective runs on (coll_scc_persist.h
+ * says why). */
+#include "coll_scc_persist.h"
+#include "coll_scc_task.h"
+
+#include <stdio.h>
+
+#include "ompi/communicator/communicator.h"
+#include "ompi/info/info.h"
+#include "opal/util/info.h"
+
+/* MPI 4.1's assertion that a communicator's persistent collectives are started in the order
+ * of their inits (Open MPI's MPI_Info_set takes keys of 36 characters at most: there
+ * coll_scc_persistent_ordered says it) */
+#define SCC_ORDERED_KEY "mpi_assert_strict_persistent_collective_ordering"
+
+static bool scc_info_says(opal_info_t *info)
+{
+    bool v = false;
+    int flag = 0;
+    return NULL != info
+           && OPAL_SUCCESS == opal_info_get_bool(info, (char *) SCC_ORDERED_KEY, &v, &flag)
+           && flag && v;
+}
+
+static bool scc_persistent_ordered(const mca_coll_scc_module_t *m,
+                                   struct ompi_communicator_t *comm, struct ompi_info_t *info)
+{
+    return m->persistent_home || mca_coll_scc_config.persistent_ordered
+           || (NULL != info && info != &ompi_mpi_info_null.info && scc_info_says(&info->super))
+           || scc_info_says(comm->super.s_info);
+}
+
+int mca_coll_scc_persistent_home(mca_coll_scc_module_t **m, struct ompi_communicator_t **comm,
+                                 struct ompi_info_t *info, size_t module_off,
+                                 struct ompi_communicator_t **own)
+{
+    struct ompi_communicator_t *pc = NULL;
+    mca_coll_base_module_t *mod;
+    char name[MPI_MAX_OBJECT_NAME];
+    int rc;
+
+    *own = NULL;
+    if (scc_persistent_ordered(*m, *comm, info)) {
+        return mca_coll_scc_task_takes(*m, true) ? OMPI_SUCCESS : OMPI_ERR_NOT_AVAILABLE;
+    }
+    /* (whatever the parent's state: it may differ between members while a setup ends, and
+       every member must make the communicator.  A group's communicator, not a duplicate: a
+       duplicate would run the caller's attribute copy functions.  A member that fails
+       returns the error, as MPI_Comm_create would: a fallback there would mismatch the
+       others) */
+    rc = ompi_comm_create(*comm, (*comm)->c_local_group, &pc);
+    if (OMPI_SUCCESS != rc || NULL == pc || MPI_COMM_NULL == pc) {
+        SCC_VERBOSE(1, "coll:scc: comm %u (%s): the communicator of a persistent collective "
+                    "could not be made (error %d)", scc_comm_cid(*comm), scc_comm_name(*comm),
+                    rc);
+        return OMPI_SUCCESS != rc ? rc : OMPI_ERROR;
+    }
+    mod = *(mca_coll_base_module_t **) ((char *) pc->c_coll + module_off);
+    if (NULL == mod || OBJ_CLASS(mca_coll_scc_module_t) != mod->super.obj_class) {
+        mca_coll_scc_persistent_own_free(&pc);
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    /* (named after its parent: the reports say whose it is) */
+    snprintf(name, sizeof(name), "%.*s persistent", MPI_MAX_OBJECT_NAME - 12,
+             scc_comm_name(*comm));
+    (void) ompi_comm_set_name(pc, name);
+    snprintf(((mca_coll_scc_module_t *) mod)->name, sizeof((*m)->name), "%s", name);
+    ((mca_coll_scc_module_t *) mod)->persistent_home = true;
+    SCC_VERBOSE(3, "coll:scc: comm %u (%s): a persistent collective on communicator %u of "
+                "its own (its starts may come in any order)", scc_comm_cid(*comm),
+                scc_comm_name(*comm), scc_comm_cid(pc));
+    *m = (mca_coll_scc_module_t *) mod;
+    *comm = *own = pc;
+    return OMPI_SUCCESS;
+}
+
+void mca_coll_scc_persistent_own_free(struct ompi_communicator_t **own)
+{
+    if (NULL != *own) {
+        (void) ompi_comm_free(own);
+        *own = NULL;
+    }
+}

@@ -138,6 +138,29 @@ for np in $(scc_matrix "2 3 5" "3"); do
     tap_check $? "scc_nbc np=$np: a persistent non-commutative allreduce keeps its rank-ordered algorithm after the tree is forced (10 starts, no fallback)" "$log"
 done
 
+# The same patterns with each persistent collective on a communicator of its own (the default,
+# coll_scc_persistent_ordered 0): right, the 2000 starts counted on "MPI_COMM_WORLD persistent",
+# the decisions of "scc_decided" kept on its requests' own communicators (the tree forced before
+# their first starts, the fallback forced for gather and scatter), the mixed starts counted
+log="$SCC_LOGDIR/nbc-own.log"
+SCC_PERSISTENT_ORDERED=0 scc_run "$log" 3 -- "$nbc"
+rc=$?
+run_ok "$log" $rc 3
+_miss=""
+for r in 0 1 2; do
+    for want in "MPI_COMM_WORLD persistent) rank $r size 3 calls: allreduce_init:[a-z]+=2000" \
+        "scc_decided persistent) rank $r size 3 calls: allreduce_init:tree=20" \
+        "scc_decided persistent) rank $r size 3 calls: alltoallw_init:ring=20" \
+        "scc_decided persistent) rank $r size 3 calls: gather_init:fallback=20" \
+        "scc_mixed persistent) rank $r size 3 calls: allreduce_init:[a-z]+=60"; do
+        grep -aqE "\($want\$" "$log" || _miss="$_miss [$want]"
+    done
+done
+[ -z "$_miss" ] || echo "# missing:$_miss"
+[ -z "$_miss" ] && ! grep -aE "size 3 calls:" "$log" | grep -v "(scc_decided persistent)" | grep -q ":fallback=" \
+    && ! grep -aq "(MPI_COMM_WORLD) rank [0-9]* size 3 calls:.*_init:" "$log"
+tap_check $? "scc_nbc, coll_scc_persistent_ordered 0: every persistent call served by scc on a communicator of its own, decisions kept, right" "$log"
+
 # MPI_THREAD_MULTIPLE: two threads at once, each starting and ending operations on a
 # communicator of its own (whose setup is a task in that thread), besides the rest
 log="$SCC_LOGDIR/nbc-threads.log"

@@ -443,7 +443,10 @@ void scc_pml_cancel(scc_xport_t *x, int slot)
     struct scc_pml_ahead *a = &x->ahead[slot];
     if (a->busy) {
         (void) ompi_request_cancel(a->req);
-        (void) ompi_request_wait(&a->req, MPI_STATUS_IGNORE);
+        /* (waited for as the transport waits, stopping a task: Open MPI's progress entered
+           under the task lock could start a collective -- a communicator's next id being
+           agreed -- whose entry would wait for that lock) */
+        (void) scc_pml_wait(x, &a->req, MPI_STATUS_IGNORE);
         a->busy = 0;
     }
 }

@@ -110,6 +110,20 @@ static bool scc_try_task_flags_now(mca_coll_scc_task_t *t)
 
 typedef struct ompi_datatype_t scc_dt_t;
 
+/* Posts persistent task t (NULL: there was no memory for it) on m's communicator comm, the
+ * one made for it where own is not NULL (the request then holds it). */
+static int scc_init_post(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm,
+                         struct ompi_communicator_t *own, mca_coll_scc_task_t *t,
+                         scc_task_run_fn_t run, scc_task_try_fn_t try_start,
+                         ompi_request_t **request)
+{
+    int rc = NULL == t ? OMPI_ERR_OUT_OF_RESOURCE
+                       : mca_coll_scc_task_post(m, comm, t, run, SCC_FORM_INIT, try_start,
+                                                request);
+    mca_coll_scc_persistent_own_free(&own);
+    return rc;
+}
+
 /* The nonblocking and the persistent entry point of collective `name`, whose task runs
  * scc_run_##name: PARAMS are the blocking call's parameters before the communicator, ARGS
  * their names, FILL saves them into the task's arguments a. */
@@ -142,43 +156,26 @@ typedef struct ompi_datatype_t scc_dt_t;
         mca_coll_scc_task_t *t;                                                  \
         scc_task_args_t *a;                                                      \
         int rc = mca_coll_scc_persistent_home(&m, &comm, info,                   \
-                                              SCC_PERSISTENT_MODULE_OFF(name), &own); \
+                                              SCC_PERSISTENT_SLOT(name), &own); \
         if (OMPI_ERR_NOT_AVAILABLE == rc) {                                      \
             return m->prev_##name##_init.fn(SCC_UNPAREN ARGS, comm, info, request, \
                                             m->prev_##name##_init.module);       \
         } else if (OMPI_SUCCESS != rc) {                                         \
             return rc;                                                           \
         }                                                                        \
-        if (NULL == (t = mca_coll_scc_task_new())) {                             \
-            mca_coll_scc_persistent_own_free(&own);                              \
-            return OMPI_ERR_OUT_OF_RESOURCE;                                     \
+        if (NULL != (t = mca_coll_scc_task_new())) {                             \
+            a = &t->a;                                                           \
+            FILL                                                                 \
         }                                                                        \
-        a = &t->a;                                                               \
-        FILL                                                                     \
-        rc = mca_coll_scc_task_post(m, comm, t, scc_run_##name, SCC_FORM_INIT,    \
-                                    (KEEPS) ? scc_try_task : NULL, request);     \
-        mca_coll_scc_persistent_own_free(&own);   /* (the request holds it) */   \
-        return rc;                                                               \
+        return scc_init_post(m, comm, own, t, scc_run_##name,                    \
+                             (KEEPS) ? scc_try_task : NULL, request);            \
     }
 
-/* The argument arrays a v-collective keeps with its task (mca_coll_scc_task_keep), those
- * significant at this rank: send counts, displacements, datatypes (alltoallw), receive ones */
-enum { SCC_KEEP_SC = 1, SCC_KEEP_SD = 2, SCC_KEEP_ST = 4, SCC_KEEP_RC = 8, SCC_KEEP_RD = 16,
-       SCC_KEEP_RT = 32 };
-static void scc_keep(mca_coll_scc_task_t *t, struct ompi_communicator_t *comm, unsigned what)
+/* Keeps the argument arrays `what` of t (mca_coll_scc_task_keep). */
+static inline void scc_keep(mca_coll_scc_task_t *t, struct ompi_communicator_t *comm,
+                            unsigned what)
 {
-    scc_task_args_t *a = &t->a;
-    const int **ints[4] = { what & SCC_KEEP_SC ? &a->scounts : NULL,
-                            what & SCC_KEEP_SD ? &a->sdispls : NULL,
-                            what & SCC_KEEP_RC ? &a->rcounts : NULL,
-                            what & SCC_KEEP_RD ? &a->rdispls : NULL };
-    struct ompi_datatype_t *const **dts[2] = { what & SCC_KEEP_ST ? &a->sdts : NULL,
-                                               what & SCC_KEEP_RT ? &a->rdts : NULL };
-    if (0 == what) {
-        return;     /* (a gatherv's or scatterv's other ranks) */
-    }
-    mca_coll_scc_task_keep(t, ompi_comm_size(comm), ints, 4, dts,
-                           what & (SCC_KEEP_ST | SCC_KEEP_RT) ? 2 : 0);
+    mca_coll_scc_task_keep(t, ompi_comm_size(comm), what);
 }
 
 /* A call that writes its output where its input is (MPI_IN_PLACE of reduce and the scans)
@@ -581,8 +578,7 @@ int mca_coll_scc_barrier_init(struct ompi_communicator_t *comm, struct ompi_info
 {
     mca_coll_scc_module_t *m = (mca_coll_scc_module_t *) module;
     struct ompi_communicator_t *own;
-    mca_coll_scc_task_t *t;
-    int rc = mca_coll_scc_persistent_home(&m, &comm, info, SCC_PERSISTENT_MODULE_OFF(barrier),
+    int rc = mca_coll_scc_persistent_home(&m, &comm, info, SCC_PERSISTENT_SLOT(barrier),
                                           &own);
 
     if (OMPI_ERR_NOT_AVAILABLE == rc) {
@@ -590,12 +586,6 @@ int mca_coll_scc_barrier_init(struct ompi_communicator_t *comm, struct ompi_info
     } else if (OMPI_SUCCESS != rc) {
         return rc;
     }
-    if (NULL == (t = mca_coll_scc_task_new())) {
-        mca_coll_scc_persistent_own_free(&own);
-        return OMPI_ERR_OUT_OF_RESOURCE;
-    }
-    rc = mca_coll_scc_task_post(m, comm, t, scc_run_barrier, SCC_FORM_INIT,
-                                scc_try_task_flags_now, request);
-    mca_coll_scc_persistent_own_free(&own);     /* (the request holds it) */
-    return rc;
+    return scc_init_post(m, comm, own, mca_coll_scc_task_new(), scc_run_barrier,
+                         scc_try_task_flags_now, request);
 }

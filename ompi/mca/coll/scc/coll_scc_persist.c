@@ -32,7 +32,7 @@ static bool scc_persistent_ordered(const mca_coll_scc_module_t *m,
 }
 
 int mca_coll_scc_persistent_home(mca_coll_scc_module_t **m, struct ompi_communicator_t **comm,
-                                 struct ompi_info_t *info, size_t module_off,
+                                 struct ompi_info_t *info, scc_persistent_slot_t slot,
                                  struct ompi_communicator_t **own)
 {
     struct ompi_communicator_t *pc = NULL;
@@ -56,8 +56,8 @@ int mca_coll_scc_persistent_home(mca_coll_scc_module_t **m, struct ompi_communic
                     rc);
         return OMPI_SUCCESS != rc ? rc : OMPI_ERROR;
     }
-    mod = *(mca_coll_base_module_t **) ((char *) pc->c_coll + module_off);
-    if (NULL == mod || OBJ_CLASS(mca_coll_scc_module_t) != mod->super.obj_class) {
+    mod = *(mca_coll_base_module_t **) ((char *) pc->c_coll + slot.module_off);
+    if (NULL == mod || *(void (**)(void)) ((char *) pc->c_coll + slot.fn_off) != slot.mine) {
         mca_coll_scc_persistent_own_free(&pc);
         return OMPI_ERR_NOT_AVAILABLE;
     }

@@ -18,23 +18,31 @@
 
 BEGIN_C_DECLS
 
+/* A collective's persistent entry in a communicator's mca_coll_base_comm_coll_t: where its
+ * function and its module sit, and the component's own function (which says the component
+ * serves it there). */
+typedef struct scc_persistent_slot {
+    size_t fn_off, module_off;
+    void (*mine)(void);
+} scc_persistent_slot_t;
+
+#define SCC_PERSISTENT_SLOT(name)                                                \
+    ((scc_persistent_slot_t) { offsetof(mca_coll_base_comm_coll_t, coll_##name##_init), \
+                               offsetof(mca_coll_base_comm_coll_t, coll_##name##_init_module), \
+                               (void (*)(void)) mca_coll_scc_##name##_init })
+
 /* Where a persistent init on *comm (module *m) runs: OMPI_SUCCESS with *m and *comm left as
  * they are (its starts asserted in order) or set to those of a communicator made for it
  * (*own: the caller frees it once the request holds a reference, or at once when it fails);
  * OMPI_ERR_NOT_AVAILABLE: the fallback's persistent request on *comm serves it (*m declines
- * the communicator, or the component does not serve the collective on the one made); else the
- * error of making the communicator, for the init to return.  module_off: where the
- * collective's persistent module sits in a communicator's mca_coll_base_comm_coll_t. */
+ * the communicator, or the component does not serve the collective in `slot` on the one
+ * made); else the error of making the communicator, for the init to return. */
 int mca_coll_scc_persistent_home(mca_coll_scc_module_t **m, struct ompi_communicator_t **comm,
-                                 struct ompi_info_t *info, size_t module_off,
+                                 struct ompi_info_t *info, scc_persistent_slot_t slot,
                                  struct ompi_communicator_t **own);
 
 /* Lets go of a communicator mca_coll_scc_persistent_home made (NULL: none). */
 void mca_coll_scc_persistent_own_free(struct ompi_communicator_t **own);
-
-/* The offset mca_coll_scc_persistent_home takes for collective `name` (a bare name). */
-#define SCC_PERSISTENT_MODULE_OFF(name) \
-    offsetof(mca_coll_base_comm_coll_t, coll_##name##_init_module)
 
 END_C_DECLS
 

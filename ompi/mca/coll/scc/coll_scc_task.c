@@ -435,15 +435,25 @@ mca_coll_scc_task_t *mca_coll_scc_task_new(void)
     return t;
 }
 
-void mca_coll_scc_task_keep(mca_coll_scc_task_t *t, int n, const int **ints[], int k,
-                            struct ompi_datatype_t *const **dts[], int l)
+void mca_coll_scc_task_keep(mca_coll_scc_task_t *t, int n, unsigned what)
 {
+    scc_task_args_t *a = &t->a;
+    const int **ints[4] = { what & SCC_KEEP_SC ? &a->scounts : NULL,
+                            what & SCC_KEEP_SD ? &a->sdispls : NULL,
+                            what & SCC_KEEP_RC ? &a->rcounts : NULL,
+                            what & SCC_KEEP_RD ? &a->rdispls : NULL };
+    struct ompi_datatype_t *const **dts[2] = { what & SCC_KEEP_ST ? &a->sdts : NULL,
+                                               what & SCC_KEEP_RT ? &a->rdts : NULL };
+    const int k = 4, l = what & (SCC_KEEP_ST | SCC_KEEP_RT) ? 2 : 0;
     /* (the datatypes' pointers first: their alignment) */
     size_t dbytes = (size_t) l * (size_t) n * sizeof(struct ompi_datatype_t *);
     size_t need = dbytes + (size_t) k * (size_t) n * sizeof(int);
     struct ompi_datatype_t **d;
     int *v;
 
+    if (0 == what) {
+        return;     /* (a gatherv's or scatterv's other ranks) */
+    }
     if (need > t->kept_bytes) {
         void *p = realloc(t->kept, need);
         if (NULL == p) {

@@ -79,14 +79,16 @@ int mca_coll_scc_task_post(mca_coll_scc_module_t *m, struct ompi_communicator_t 
                            mca_coll_scc_task_t *t, scc_task_run_fn_t run, int form,
                            scc_task_try_fn_t try_start, ompi_request_t **request);
 
-/* Copies the argument arrays of a v-collective into t and points its arguments there: ints[i]
- * (k of them) and dts[i] (l) each point at an argument holding an array of n, NULL where that
- * argument is not significant at this rank.  The MPI standard has the caller keep them
- * unchanged until the call completes, but Open MPI's libnbc reads them at the call and
- * callers rely on that (mpi4py 3.1 frees them at once).  Where no memory is left they stay the
- * caller's. */
-void mca_coll_scc_task_keep(mca_coll_scc_task_t *t, int n, const int **ints[], int k,
-                            struct ompi_datatype_t *const **dts[], int l);
+/* The argument arrays of a v-collective significant at a rank: send counts, displacements,
+ * datatypes (alltoallw), receive ones. */
+enum { SCC_KEEP_SC = 1, SCC_KEEP_SD = 2, SCC_KEEP_ST = 4, SCC_KEEP_RC = 8, SCC_KEEP_RD = 16,
+       SCC_KEEP_RT = 32 };
+
+/* Copies the argument arrays `what` (of n entries each) of t's arguments into t and points its
+ * arguments there.  The MPI standard has the caller keep them unchanged until the call
+ * completes, but Open MPI's libnbc reads them at the call and callers rely on that (mpi4py
+ * 3.1 frees them at once).  Where no memory is left they stay the caller's. */
+void mca_coll_scc_task_keep(mca_coll_scc_task_t *t, int n, unsigned what);
 
 /* True when a nonblocking (persistent: its init) call becomes a task; false: it goes to the
  * fallback's function (what it started runs in the order of the calls either way: a call

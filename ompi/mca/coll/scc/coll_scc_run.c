@@ -93,9 +93,12 @@ int mca_coll_scc_bcast_sched(mca_coll_scc_module_t *m, scc_alg_t a, char *buf, s
 }
 
 /* Block bytes of a reduction: whole elements in one pipeline piece (or one slot).  Where
- * coll_scc_cma_min turns single copy on, medium reductions move single-copy in 64 KB blocks
- * (one copy instead of two); from 256 KB on, copies into the slots on the sender's core
- * overlap the receiver's reductions on its own, which measured faster on the Intel VM. */
+ * coll_scc_cma_min turns single copy on, medium reductions move in 64 KB blocks -- single
+ * copy where the slots are smaller (one copy instead of two), through the slots where they
+ * hold a block (64 KB slots, the default: on the Intel guest of 2026-11-29 single-copy blocks
+ * measured no faster, test/bench/results/2026-11-29-own-comm); from 256 KB on, copies into
+ * the slots on the sender's core overlap the receiver's reductions on its own, which
+ * measured faster on the Intel VM. */
 #define SCC_REDUCE_CMA_BLOCK 65536
 #define SCC_REDUCE_CMA_MAX (256 * 1024)
 

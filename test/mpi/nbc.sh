@@ -227,4 +227,25 @@ for sc in 0 32; do
     tap_check $? "persistent bcast, barrier, allreduce started out of order (setup_calls $sc): each served by scc on a communicator of its own, right" "$log"
 done
 
+# At most coll_scc_persistent_comms communicators kept per process, agreed at each init: with 2,
+# the broadcast and the barrier get theirs, the allreduce (third) is the fallback's request
+# on "scc_order" -- still right in any order; with 0 every one is the fallback's
+log="$SCC_LOGDIR/nbc-order-cap.log"
+SCC_PERSISTENT_ORDERED=0 scc_run "$log" 3 --mca coll_scc_persistent_comms 2 -- "$nbc" -o
+rc=$?
+run_ok "$log" $rc 3
+scc_served "$log" 3 "scc_order persistent" " bcast_init:[a-z]+=20$" \
+    && scc_served "$log" 3 "scc_order persistent" " barrier_init:[a-z]+=20$" \
+    && ! grep -aq "persistent) .*allreduce_init:" "$log" \
+    && [ "$(grep -ac "(scc_order): a member keeps coll_scc_persistent_comms (2) communicators" "$log")" -eq 3 ] \
+    && grep -aq " 0 failures" "$log"
+tap_check $? "coll_scc_persistent_comms 2: two persistent requests on communicators of their own, the third the fallback's (agreed), out of order, right" "$log"
+log="$SCC_LOGDIR/nbc-order-none.log"
+SCC_PERSISTENT_ORDERED=0 scc_run "$log" 3 --mca coll_scc_persistent_comms 0 -- "$nbc" -o
+rc=$?
+run_ok "$log" $rc 3
+! grep -aq "persistent) rank" "$log" && ! grep -aq "(scc_order) rank [0-9]* size 3 calls:.*_init:" "$log" \
+    && grep -aq " 0 failures" "$log"
+tap_check $? "coll_scc_persistent_comms 0: every persistent request the fallback's, out of order, right" "$log"
+
 tap_done

@@ -226,6 +226,7 @@ static void scc_check_params(void)
         [SCC_PARAM_CMA_ADAPT] = &cs->cma_adapt,
         [SCC_PARAM_NBC_TRY] = &cs->nbc_try,
         [SCC_PARAM_PERSISTENT_ORDERED] = &cs->persistent_ordered,
+        [SCC_PARAM_PERSISTENT_COMMS] = &cs->persistent_comms,
     };
     char why[320], given[64], used[64], name[64];
     int fanout[8], n, C, R;
@@ -490,13 +491,21 @@ int mca_coll_scc_register_params(void)
         OPAL_INFO_LVL_6, &cs->nbc_try, 1);
     mca_coll_scc_reg_int("persistent_ordered",
         "MPI-4.0 matches persistent collectives by the order of their inits, so their starts "
-        "may come in any order (also among the other collectives); the component matches its "
-        "calls by their order, so it serves a persistent collective only where its starts "
-        "are asserted to keep it (the info key mpi_assert_strict_persistent_collective_ordering "
-        "true, of MPI 4.1, on the init or the communicator), the fallback's persistent "
-        "request the others (0, the default); 1: every program of the job starts them in the "
-        "same order on every process (the component serves them all)",
+        "may come in any order (also among the other collectives); the component matches a "
+        "communicator's calls by their order, so a persistent collective runs on its "
+        "communicator only where its starts are asserted to keep it (the info key "
+        "mpi_assert_strict_persistent_collective_ordering true, of MPI 4.1, on the init or "
+        "the communicator), the others each on a communicator its init makes for it (0, the "
+        "default; see coll_scc_persistent_comms); 1: every program of the job starts them in "
+        "the same order on every process (each on its communicator, none made)",
         OPAL_INFO_LVL_5, &cs->persistent_ordered, 0);
+    mca_coll_scc_reg_int("persistent_comms",
+        "Communicators a process keeps for persistent collectives whose starts are not "
+        "asserted in order (coll_scc_persistent_ordered): an init makes one while every member "
+        "of its communicator keeps fewer (agreed at the init), else its request is the "
+        "fallback's; the communicators' ids are few under some transports (Open MPI's ob1 "
+        "has 65535, the OFI MTL a few thousand). 0: none, every such request the fallback's",
+        OPAL_INFO_LVL_5, &cs->persistent_comms, 256);
     (void) mca_coll_scc_agree_register_params();
     (void) mca_coll_scc_trace_register_params();
     return mca_coll_scc_xport_register_params();

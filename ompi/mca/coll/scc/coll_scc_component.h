@@ -62,6 +62,7 @@ typedef struct mca_coll_scc_config_t {
     int cma_adapt;                      /* large allgather parts: 0 the rule, 1 learnt, 2 tests */
     int nbc_try;                        /* nonblocking calls tried on the caller's stack first */
     int persistent_ordered;             /* every persistent collective started in order */
+    int persistent_comms;               /* communicators kept for persistent ones (at most) */
 } mca_coll_scc_config_t;
 
 extern mca_coll_scc_config_t mca_coll_scc_config;

@@ -9,6 +9,7 @@
 #include "coll_scc_exec.h"
 #include "coll_scc_flat.h"
 #include "coll_scc_param.h"
+#include "coll_scc_persist.h"
 #include "coll_scc_record.h"
 #include "coll_scc_trace.h"
 #include "coll_scc_xport.h"
@@ -70,6 +71,9 @@ static void scc_module_construct(mca_coll_scc_module_t *m)
  * failed, or that was never installed, is only destructed. */
 static void scc_module_destruct(mca_coll_scc_module_t *m)
 {
+    if (m->persistent_home) {
+        mca_coll_scc_persistent_home_gone();
+    }
     if (!m->disabled) {
         mca_coll_scc_report_calls(m);
     }

@@ -67,6 +67,8 @@ const scc_param_rule_t scc_param_rules[SCC_PARAM_COUNT] = {
     /* bytes; 0: an in-place alltoall always to the fallback */
     [SCC_PARAM_INPLACE_COPY_MAX] = { "coll_scc_inplace_copy_max", 0, INT_MAX, 0, 1, NULL },
     [SCC_PARAM_PERSISTENT_ORDERED] = { "coll_scc_persistent_ordered", 0, 1, 0, 1, NULL },
+    /* 0: none (the fallback's persistent requests) */
+    [SCC_PARAM_PERSISTENT_COMMS] = { "coll_scc_persistent_comms", 0, 1 << 20, 0, 1, NULL },
 };
 
 long scc_param_fix(const scc_param_rule_t *r, long v, char *why, size_t len)

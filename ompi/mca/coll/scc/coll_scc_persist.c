@@ -14,6 +14,9 @@
  * coll_scc_persistent_ordered says it) */
 #define SCC_ORDERED_KEY "mpi_assert_strict_persistent_collective_ordering"
 
+/* The communicators made for persistent collectives that this process keeps (every thread's) */
+static int scc_own_kept;
+
 static bool scc_info_says(opal_info_t *info)
 {
     bool v = false;
@@ -38,17 +41,31 @@ int mca_coll_scc_persistent_home(mca_coll_scc_module_t **m, struct ompi_communic
     struct ompi_communicator_t *pc = NULL;
     mca_coll_base_module_t *mod;
     char name[MPI_MAX_OBJECT_NAME];
-    int rc;
+    int rc, mine, all = 0;
 
     *own = NULL;
     if (scc_persistent_ordered(*m, *comm, info)) {
         return mca_coll_scc_task_takes(*m, true) ? OMPI_SUCCESS : OMPI_ERR_NOT_AVAILABLE;
     }
     /* (whatever the parent's state: it may differ between members while a setup ends, and
-       every member must make the communicator.  A group's communicator, not a duplicate: a
-       duplicate would run the caller's attribute copy functions.  A member that fails
-       returns the error, as MPI_Comm_create would: a fallback there would mismatch the
-       others) */
+       every member must decide alike -- room for one more communicator on every member) */
+    mine = __atomic_load_n(&scc_own_kept, __ATOMIC_RELAXED)
+           < mca_coll_scc_config.persistent_comms;
+    rc = (*comm)->c_coll->coll_allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, *comm,
+                                         (*comm)->c_coll->coll_allreduce_module);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    if (!all) {
+        SCC_VERBOSE(2, "coll:scc: comm %u (%s): a member keeps coll_scc_persistent_comms "
+                    "(%d) communicators for persistent collectives: the fallback serves this "
+                    "one", scc_comm_cid(*comm), scc_comm_name(*comm),
+                    mca_coll_scc_config.persistent_comms);
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    /* (a group's communicator, not a duplicate: a duplicate would run the caller's
+       attribute copy functions.  A member that fails returns the error, as MPI_Comm_create
+       would: a fallback there would mismatch the others) */
     rc = ompi_comm_create(*comm, (*comm)->c_local_group, &pc);
     if (OMPI_SUCCESS != rc || NULL == pc || MPI_COMM_NULL == pc) {
         SCC_VERBOSE(1, "coll:scc: comm %u (%s): the communicator of a persistent collective "
@@ -67,12 +84,18 @@ int mca_coll_scc_persistent_home(mca_coll_scc_module_t **m, struct ompi_communic
     (void) ompi_comm_set_name(pc, name);
     snprintf(((mca_coll_scc_module_t *) mod)->name, sizeof((*m)->name), "%s", name);
     ((mca_coll_scc_module_t *) mod)->persistent_home = true;
+    __atomic_add_fetch(&scc_own_kept, 1, __ATOMIC_RELAXED);
     SCC_VERBOSE(3, "coll:scc: comm %u (%s): a persistent collective on communicator %u of "
                 "its own (its starts may come in any order)", scc_comm_cid(*comm),
                 scc_comm_name(*comm), scc_comm_cid(pc));
     *m = (mca_coll_scc_module_t *) mod;
     *comm = *own = pc;
     return OMPI_SUCCESS;
+}
+
+void mca_coll_scc_persistent_home_gone(void)
+{
+    __atomic_sub_fetch(&scc_own_kept, 1, __ATOMIC_RELAXED);
 }
 
 void mca_coll_scc_persistent_own_free(struct ompi_communicator_t **own)

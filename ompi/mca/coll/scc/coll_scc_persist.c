@@ -40,6 +40,7 @@ int mca_coll_scc_persistent_home(mca_coll_scc_module_t **m, struct ompi_communic
 {
     struct ompi_communicator_t *pc = NULL;
     mca_coll_base_module_t *mod;
+    mca_coll_scc_module_t *pm;
     char name[MPI_MAX_OBJECT_NAME];
     int rc, mine, all = 0;
 
@@ -82,13 +83,14 @@ int mca_coll_scc_persistent_home(mca_coll_scc_module_t **m, struct ompi_communic
     snprintf(name, sizeof(name), "%.*s persistent", MPI_MAX_OBJECT_NAME - 12,
              scc_comm_name(*comm));
     (void) ompi_comm_set_name(pc, name);
-    snprintf(((mca_coll_scc_module_t *) mod)->name, sizeof((*m)->name), "%s", name);
-    ((mca_coll_scc_module_t *) mod)->persistent_home = true;
+    pm = (mca_coll_scc_module_t *) mod;
+    snprintf(pm->name, sizeof(pm->name), "%s", name);
+    pm->persistent_home = true;
     __atomic_add_fetch(&scc_own_kept, 1, __ATOMIC_RELAXED);
     SCC_VERBOSE(3, "coll:scc: comm %u (%s): a persistent collective on communicator %u of "
                 "its own (its starts may come in any order)", scc_comm_cid(*comm),
                 scc_comm_name(*comm), scc_comm_cid(pc));
-    *m = (mca_coll_scc_module_t *) mod;
+    *m = pm;
     *comm = *own = pc;
     return OMPI_SUCCESS;
 }

@@ -648,12 +648,50 @@ static void persistent_mixed(int iters)
 
 #include "scc_nbc_args.h"
 
-/* A thread's share: its own communicator, operations outstanding, ended in every order. */
+#if SCC_HAVE_PERSISTENT
+/* A persistent allreduce made on comm, started `iters` times with new data, freed: in each
+ * thread at once (with coll_scc_persistent_ordered 0, two communicators of their own made
+ * concurrently). */
+static void thread_persistent(MPI_Comm comm, int iters)
+{
+    MPI_Request r;
+    int n, me, in[4], out[4], bad = 0;
+
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &me);
+    SCC_PINIT(Allreduce)(in, out, 4, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL, &r);
+    for (int it = 0; it < iters; ++it) {
+        for (int i = 0; i < 4; ++i) {
+            in[i] = tb_val(me, i, it);
+        }
+        MPI_Start(&r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        for (int i = 0; i < 4; ++i) {
+            int32_t want = 0;
+            for (int q = 0; q < n; ++q) {
+                want += tb_val(q, i, it);
+            }
+            bad += out[i] != want;
+        }
+    }
+    MPI_Request_free(&r);
+    tb_case();
+    if (bad) {
+        tb_fail("persistent allreduce in a thread, started %d times: %d wrong", iters, bad);
+    }
+}
+#endif
+
+/* A thread's share: its own communicator, operations outstanding, ended in every order, and
+ * persistent allreduces made and freed. */
 static void *thread_main(void *p)
 {
     MPI_Comm comm = *(MPI_Comm *) p;
     for (int it = 0; it < 20; ++it) {
         many_outstanding(comm, "thread", it % 3 ? 3 : 5000, it % 4, 200 + it);
+#if SCC_HAVE_PERSISTENT
+        thread_persistent(comm, 10);
+#endif
     }
     return NULL;
 }

@@ -4,6 +4,7 @@
 #include "coll_scc_task.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "ompi/communicator/communicator.h"
 #include "ompi/info/info.h"
@@ -41,6 +42,7 @@ int mca_coll_scc_persistent_home(mca_coll_scc_module_t **m, struct ompi_communic
     struct ompi_communicator_t *pc = NULL;
     mca_coll_base_module_t *mod;
     mca_coll_scc_module_t *pm;
+    void (*fn)(void);
     char name[MPI_MAX_OBJECT_NAME];
     int rc, mine, all = 0;
 
@@ -49,11 +51,15 @@ int mca_coll_scc_persistent_home(mca_coll_scc_module_t **m, struct ompi_communic
         return mca_coll_scc_task_takes(*m, true) ? OMPI_SUCCESS : OMPI_ERR_NOT_AVAILABLE;
     }
     /* (whatever the parent's state: it may differ between members while a setup ends, and
-       every member must decide alike -- room for one more communicator on every member) */
-    mine = __atomic_load_n(&scc_own_kept, __ATOMIC_RELAXED)
-           < mca_coll_scc_config.persistent_comms;
+       every member must decide alike -- room for one more communicator on every member,
+       taken before the agreement so that threads making theirs at once stay within it) */
+    mine = __atomic_add_fetch(&scc_own_kept, 1, __ATOMIC_RELAXED)
+           <= mca_coll_scc_config.persistent_comms;
     rc = (*comm)->c_coll->coll_allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, *comm,
                                          (*comm)->c_coll->coll_allreduce_module);
+    if (OMPI_SUCCESS != rc || !all) {
+        mca_coll_scc_persistent_home_gone();
+    }
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
@@ -72,11 +78,15 @@ int mca_coll_scc_persistent_home(mca_coll_scc_module_t **m, struct ompi_communic
         SCC_VERBOSE(1, "coll:scc: comm %u (%s): the communicator of a persistent collective "
                     "could not be made (error %d)", scc_comm_cid(*comm), scc_comm_name(*comm),
                     rc);
+        mca_coll_scc_persistent_home_gone();
         return OMPI_SUCCESS != rc ? rc : OMPI_ERROR;
     }
-    mod = *(mca_coll_base_module_t **) ((char *) pc->c_coll + slot.module_off);
-    if (NULL == mod || *(void (**)(void)) ((char *) pc->c_coll + slot.fn_off) != slot.mine) {
+    /* (the table's fields have their own function types: read as bytes) */
+    memcpy(&mod, (char *) pc->c_coll + slot.module_off, sizeof(mod));
+    memcpy(&fn, (char *) pc->c_coll + slot.fn_off, sizeof(fn));
+    if (NULL == mod || fn != slot.mine) {
         mca_coll_scc_persistent_own_free(&pc);
+        mca_coll_scc_persistent_home_gone();
         return OMPI_ERR_NOT_AVAILABLE;
     }
     /* (named after its parent: the reports say whose it is) */
@@ -85,8 +95,7 @@ int mca_coll_scc_persistent_home(mca_coll_scc_module_t **m, struct ompi_communic
     (void) ompi_comm_set_name(pc, name);
     pm = (mca_coll_scc_module_t *) mod;
     snprintf(pm->name, sizeof(pm->name), "%s", name);
-    pm->persistent_home = true;
-    __atomic_add_fetch(&scc_own_kept, 1, __ATOMIC_RELAXED);
+    pm->persistent_home = true;     /* (its end gives the room taken above back) */
     SCC_VERBOSE(3, "coll:scc: comm %u (%s): a persistent collective on communicator %u of "
                 "its own (its starts may come in any order)", scc_comm_cid(*comm),
                 scc_comm_name(*comm), scc_comm_cid(pc));

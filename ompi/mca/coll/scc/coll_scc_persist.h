@@ -41,7 +41,8 @@ int mca_coll_scc_persistent_home(mca_coll_scc_module_t **m, struct ompi_communic
                                  struct ompi_info_t *info, scc_persistent_slot_t slot,
                                  struct ompi_communicator_t **own);
 
-/* A module of a communicator made for a persistent collective ends (its teardown). */
+/* A module of a communicator made for a persistent collective ends (its teardown): the room
+ * it took goes back. */
 void mca_coll_scc_persistent_home_gone(void);
 
 /* Lets go of a communicator mca_coll_scc_persistent_home made (NULL: none). */

@@ -480,24 +480,27 @@ static void comm_freed(int count)
 }
 
 #if SCC_HAVE_PERSISTENT
-/* Persistent requests: one allreduce started `iters` times with new data each time, a
- * broadcast per root started together (MPI_Startall). */
-static void persistent(MPI_Comm comm, int count, int iters)
+/* A persistent allreduce of count ints on comm, started `iters` times with new data each
+ * time, freed (also in two threads at once: with coll_scc_persistent_ordered 0, two
+ * communicators of their own made concurrently). */
+static void persistent_allreduce(MPI_Comm comm, int count, int iters)
 {
     int *in = calloc((size_t) count, sizeof(int)), *out = calloc((size_t) count, sizeof(int));
-    int *bb = malloc(sizeof(int) * (size_t) count * size), bad = 0;
-    MPI_Request r, *rb = malloc(sizeof(MPI_Request) * size);
+    int n, me, bad = 0;
+    MPI_Request r;
 
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &me);
     SCC_PINIT(Allreduce)(in, out, count, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL, &r);
     for (int it = 0; it < iters; ++it) {
         for (int i = 0; i < count; ++i) {
-            in[i] = tb_val(rank, i, it);
+            in[i] = tb_val(me, i, it);
         }
         MPI_Start(&r);
         MPI_Wait(&r, MPI_STATUS_IGNORE);
         for (int i = 0; i < count; ++i) {
             int32_t want = 0;
-            for (int q = 0; q < size; ++q) {
+            for (int q = 0; q < n; ++q) {
                 want += tb_val(q, i, it);
             }
             bad += out[i] != want;
@@ -508,6 +511,18 @@ static void persistent(MPI_Comm comm, int count, int iters)
     if (bad) {
         tb_fail("persistent allreduce of %d ints started %d times: %d wrong", count, iters, bad);
     }
+    free(in);
+    free(out);
+}
+
+/* Persistent requests: one allreduce started `iters` times with new data each time, a
+ * broadcast per root started together (MPI_Startall). */
+static void persistent(MPI_Comm comm, int count, int iters)
+{
+    int *bb = malloc(sizeof(int) * (size_t) count * size), bad = 0;
+    MPI_Request *rb = malloc(sizeof(MPI_Request) * size);
+
+    persistent_allreduce(comm, count, iters);
     for (int root = 0; root < size; ++root) {
         SCC_PINIT(Bcast)(bb + (size_t) root * count, count, MPI_INT, root, comm, MPI_INFO_NULL,
                          &rb[root]);
@@ -534,8 +549,6 @@ static void persistent(MPI_Comm comm, int count, int iters)
     for (int root = 0; root < size; ++root) {
         MPI_Request_free(&rb[root]);
     }
-    free(in);
-    free(out);
     free(bb);
     free(rb);
 }
@@ -648,40 +661,6 @@ static void persistent_mixed(int iters)
 
 #include "scc_nbc_args.h"
 
-#if SCC_HAVE_PERSISTENT
-/* A persistent allreduce made on comm, started `iters` times with new data, freed: in each
- * thread at once (with coll_scc_persistent_ordered 0, two communicators of their own made
- * concurrently). */
-static void thread_persistent(MPI_Comm comm, int iters)
-{
-    MPI_Request r;
-    int n, me, in[4], out[4], bad = 0;
-
-    MPI_Comm_size(comm, &n);
-    MPI_Comm_rank(comm, &me);
-    SCC_PINIT(Allreduce)(in, out, 4, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL, &r);
-    for (int it = 0; it < iters; ++it) {
-        for (int i = 0; i < 4; ++i) {
-            in[i] = tb_val(me, i, it);
-        }
-        MPI_Start(&r);
-        MPI_Wait(&r, MPI_STATUS_IGNORE);
-        for (int i = 0; i < 4; ++i) {
-            int32_t want = 0;
-            for (int q = 0; q < n; ++q) {
-                want += tb_val(q, i, it);
-            }
-            bad += out[i] != want;
-        }
-    }
-    MPI_Request_free(&r);
-    tb_case();
-    if (bad) {
-        tb_fail("persistent allreduce in a thread, started %d times: %d wrong", iters, bad);
-    }
-}
-#endif
-
 /* A thread's share: its own communicator, operations outstanding, ended in every order, and
  * persistent allreduces made and freed. */
 static void *thread_main(void *p)
@@ -690,7 +669,7 @@ static void *thread_main(void *p)
     for (int it = 0; it < 20; ++it) {
         many_outstanding(comm, "thread", it % 3 ? 3 : 5000, it % 4, 200 + it);
 #if SCC_HAVE_PERSISTENT
-        thread_persistent(comm, 10);
+        persistent_allreduce(comm, 4, 10);
 #endif
     }
     return NULL;

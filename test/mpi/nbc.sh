@@ -170,6 +170,15 @@ run_ok "$log" $rc 3
 # (the threads' communicators: the only ones with 60 of them; their names differ by series)
 [ "$(grep -a "rank [0-9]* size 3 calls: .*ibcast:[a-z]*=[0-9]* .*ireduce_scatter_block:flat=60\( \|$\)" "$log" | grep -vc ":fallback=")" -eq 6 ]
 tap_check $? "two threads with a communicator each: every nonblocking call of both served by scc, right" "$log"
+# scc_nbc initializes the tools interface at MPI_THREAD_SINGLE after MPI_Init_thread, which
+# sets Open MPI's own flag of the thread level back to single: the slot pool stays locked as
+# MPI_Init made it (the threads' calls would else settle each other's acknowledgements twice)
+_n=$(grep -ac "slot pages given back .*, the pool locked for MPI_THREAD_MULTIPLE$" "$log")
+_all=$(grep -ac "slot pages given back " "$log")
+echo "# $_n of $_all communicator reports say the pool is locked"
+[ "$_all" -gt 0 ] && [ "$_n" -eq "$_all" ] \
+    && ! grep -aq "pool locked for MPI_THREAD_MULTIPLE" "$SCC_LOGDIR/nbc-np3.log"
+tap_check $? "MPI_THREAD_MULTIPLE as MPI_Init gave it, after MPI_T_init_thread(MPI_THREAD_SINGLE): every communicator's slot pool locked (and none in a single-threaded run)" "$log"
 # ... and their persistent allreduces (20 per thread, each started 10 times) on communicators
 # of their own, made by both threads (coll_scc_persistent_ordered 0)
 log="$SCC_LOGDIR/nbc-threads-own.log"

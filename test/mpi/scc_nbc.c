@@ -685,6 +685,8 @@ int main(int argc, char **argv)
 
     tb_prog = "scc_nbc";
     MPI_Init_thread(&argc, &argv, threads ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
+    /* (at MPI_THREAD_SINGLE whatever MPI_Init_thread gave: Open MPI then sets its own flag of
+       the thread level back, which the component must not follow -- nbc.sh) */
     MPI_T_init_thread(MPI_THREAD_SINGLE, &t_provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -103,6 +103,8 @@ OBJ_CLASS_INSTANCE(mca_coll_scc_module_t, mca_coll_base_module_t,
 
 int mca_coll_scc_init_query(bool enable_progress_threads, bool enable_mpi_threads)
 {
+    /* (MPI_Init's thread level, kept: Open MPI's flag may change after) */
+    mca_coll_scc_threads = enable_mpi_threads;
     return OMPI_SUCCESS;
 }
 

@@ -79,9 +79,10 @@ void mca_coll_scc_report_calls(mca_coll_scc_module_t *m)
         }
         if (NULL != m->xp->pool) {
             SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d: slot pages given back %llu "
-                        "times (coll_scc_shm_resident %zu bytes per process)", m->cid, m->name,
+                        "times (coll_scc_shm_resident %zu bytes per process)%s", m->cid, m->name,
                         m->rank, m->size, (unsigned long long) scc_pool_given_back(m->xp),
-                        scc_pool_budget());
+                        scc_pool_budget(),
+                        mca_coll_scc_threads ? ", the pool locked for MPI_THREAD_MULTIPLE" : "");
         }
     }
 }

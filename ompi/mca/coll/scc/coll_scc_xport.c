@@ -515,7 +515,7 @@ int scc_slot_end(scc_xport_t *x)
         if (x->nlater > 0 && x != __atomic_load_n(&scc_pool_owing, __ATOMIC_RELAXED)) {
             __atomic_store_n(&scc_pool_owing, x, __ATOMIC_RELAXED);
         }
-        if (OPAL_UNLIKELY(ompi_mpi_thread_multiple)) {
+        if (OPAL_UNLIKELY(mca_coll_scc_threads)) {
             scc_pool_end(x);
         }
     }

@@ -20,7 +20,6 @@
 #include "coll_scc_select.h"
 #include "coll_scc_xport_ops.h"
 #include "coll_scc_xport_pool.h"
-#include "ompi/runtime/mpiruntime.h"
 
 BEGIN_C_DECLS
 
@@ -210,7 +209,7 @@ static inline void scc_xport_begin(scc_xport_t *x)
     if (NULL != x->pool) {
         struct scc_xport *owing = __atomic_load_n(&scc_pool_owing, __ATOMIC_RELAXED);
         x->pool_used = true;
-        if (OPAL_UNLIKELY(ompi_mpi_thread_multiple
+        if (OPAL_UNLIKELY(mca_coll_scc_threads
                           || 0 != __atomic_load_n(&scc_pool_retry, __ATOMIC_RELAXED)
                           || (NULL != owing && x != owing))) {
             scc_pool_begin(x);

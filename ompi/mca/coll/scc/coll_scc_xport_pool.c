@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "ompi/runtime/mpiruntime.h"
 
 /* One pooled transport */
 typedef struct scc_pool_entry {
@@ -35,6 +34,7 @@ static struct {
  * acknowledgements, and the calls to let pass before trying again to keep the budget. */
 struct scc_xport *scc_pool_owing = NULL;
 int scc_pool_retry = 0;
+bool mca_coll_scc_threads = false;
 
 size_t scc_pool_budget(void)
 {
@@ -66,14 +66,14 @@ size_t scc_pool_warm_bytes(void)
 static bool scc_pool_take(scc_pool_entry_t *e)
 {
     int idle = 0;
-    return !ompi_mpi_thread_multiple
+    return !mca_coll_scc_threads
            || __atomic_compare_exchange_n(&e->busy, &idle, 2, false, __ATOMIC_ACQUIRE,
                                           __ATOMIC_RELAXED);
 }
 
 static void scc_pool_release(scc_pool_entry_t *e)
 {
-    if (ompi_mpi_thread_multiple) {
+    if (mca_coll_scc_threads) {
         __atomic_store_n(&e->busy, 0, __ATOMIC_RELEASE);
     }
 }
@@ -220,7 +220,7 @@ void scc_pool_begin(scc_xport_t *x)
     scc_pool_entry_t *e = x->pool;
     scc_xport_t *o;
 
-    if (ompi_mpi_thread_multiple) {
+    if (mca_coll_scc_threads) {
         int idle = 0;
         /* the pool may be looking at x for a moment (another thread's trim); 1 is this
            thread's own mark (one thread at a time calls on a communicator) left by a call

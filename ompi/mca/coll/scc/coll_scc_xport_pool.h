@@ -41,6 +41,12 @@ void scc_pool_end(struct scc_xport *x);
 extern struct scc_xport *scc_pool_owing;
 extern int scc_pool_retry;
 
+/* MPI_THREAD_MULTIPLE as MPI_Init gave it (mca_coll_scc_init_query): calls of several threads
+ * at once.  Not Open MPI's own flag, which MPI_T_init_thread sets again to the level it is
+ * asked for (a program that initializes the tools interface at MPI_THREAD_SINGLE after
+ * MPI_Init_thread would turn the transports' locks off while its threads call). */
+extern bool mca_coll_scc_threads;
+
 /* Times x's slot pages went back to the kernel for another communicator's. */
 uint64_t scc_pool_given_back(const struct scc_xport *x);
 

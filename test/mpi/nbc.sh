@@ -162,14 +162,16 @@ done
 tap_check $? "scc_nbc, coll_scc_persistent_ordered 0: every persistent call served by scc on a communicator of its own, decisions kept, right" "$log"
 
 # MPI_THREAD_MULTIPLE: two threads at once, each starting and ending operations on a
-# communicator of its own (whose setup is a task in that thread), besides the rest
+# communicator of its own (whose setup is a task in that thread), and making blocking calls
+# between a start and its wait while the other thread's progress may be running the task
+# (the blocking call waits for it), besides the rest
 log="$SCC_LOGDIR/nbc-threads.log"
 scc_run "$log" 3 -- "$nbc" -t
 rc=$?
 run_ok "$log" $rc 3
 # (the threads' communicators: the only ones with 60 of them; their names differ by series)
 [ "$(grep -a "rank [0-9]* size 3 calls: .*ibcast:[a-z]*=[0-9]* .*ireduce_scatter_block:flat=60\( \|$\)" "$log" | grep -vc ":fallback=")" -eq 6 ]
-tap_check $? "two threads with a communicator each: every nonblocking call of both served by scc, right" "$log"
+tap_check $? "two threads with a communicator each: every nonblocking call of both served by scc, blocking calls between a start and its wait, right" "$log"
 # scc_nbc initializes the tools interface at MPI_THREAD_SINGLE after MPI_Init_thread, which
 # sets Open MPI's own flag of the thread level back to single: the slot pool stays locked as
 # MPI_Init made it (the threads' calls would else settle each other's acknowledgements twice)

@@ -661,13 +661,18 @@ static void persistent_mixed(int iters)
 
 #include "scc_nbc_args.h"
 
-/* A thread's share: its own communicator, operations outstanding, ended in every order, and
- * persistent allreduces made and freed. */
+/* A thread's share: its own communicator, operations outstanding, ended in every order, a
+ * blocking call between a start and its wait (the other thread's progress may be running
+ * the task then: the blocking call must wait for it), and persistent allreduces made and
+ * freed. */
 static void *thread_main(void *p)
 {
     MPI_Comm comm = *(MPI_Comm *) p;
     for (int it = 0; it < 20; ++it) {
         many_outstanding(comm, "thread", it % 3 ? 3 : 5000, it % 4, 200 + it);
+        for (int k = 0; k < 10; ++k) {
+            blocking_between(comm, it % 3 ? 3 : 5000);
+        }
 #if SCC_HAVE_PERSISTENT
         persistent_allreduce(comm, 4, 10);
 #endif

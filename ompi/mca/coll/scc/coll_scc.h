@@ -176,11 +176,22 @@ void mca_coll_scc_task_drain(mca_coll_scc_module_t *m);
  * fallback's nonblocking function made in m->task_sub (rc: what starting it returned). */
 int mca_coll_scc_task_await(mca_coll_scc_module_t *m, int rc);
 
+/* The fiber of the task the calling thread runs (NULL: none; coll_scc_task.c). */
+extern __thread struct scc_fiber *mca_coll_scc_task_self;
+
+/* True when the caller runs in m's task: m->cur_fiber alone does not say, for with
+ * MPI_THREAD_MULTIPLE another thread's progress may be running m's task while this thread
+ * makes a blocking call on m's communicator (which then waits for that task). */
+static inline bool mca_coll_scc_in_task(const mca_coll_scc_module_t *m)
+{
+    return NULL != m->cur_fiber && m->cur_fiber == mca_coll_scc_task_self;
+}
+
 /* What Open MPI would have run for collective `name` with these arguments (the module and,
  * in a task, the request follow them): inside a task the fallback's nonblocking function,
  * waited for without blocking progress, else its blocking one. */
 #define SCC_FALLBACK(m, name, ...)                                               \
-    (OPAL_LIKELY(NULL == (m)->cur_fiber) || NULL == (m)->prev_i##name.fn         \
+    (OPAL_LIKELY(!mca_coll_scc_in_task(m)) || NULL == (m)->prev_i##name.fn       \
          ? (m)->prev_##name.fn(__VA_ARGS__, (m)->prev_##name.module)             \
          : mca_coll_scc_task_await((m), (m)->prev_i##name.fn(__VA_ARGS__, &(m)->task_sub, \
                                                             (m)->prev_i##name.module)))
@@ -207,7 +218,7 @@ int mca_coll_scc_task_await(mca_coll_scc_module_t *m, int rc);
 
 static inline bool mca_coll_scc_ready(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
 {
-    if (OPAL_UNLIKELY(NULL != m->q_head) && NULL == m->cur_fiber) {
+    if (OPAL_UNLIKELY(NULL != m->q_head) && !mca_coll_scc_in_task(m)) {
         mca_coll_scc_task_drain(m);
     }
     if (OPAL_LIKELY(SCC_STATE_ACTIVE == m->state)) {

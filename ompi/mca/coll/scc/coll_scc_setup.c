@@ -252,7 +252,7 @@ bool mca_coll_scc_setup_lazy(mca_coll_scc_module_t *m, struct ompi_communicator_
     if (!mca_coll_scc_setup(m, comm)) {
         return false;
     }
-    if (NULL != m->cur_fiber) {
+    if (mca_coll_scc_in_task(m)) {
         m->xp->fiber = m->cur_fiber;    /* set up by a task: the call's waits stop it */
     }
     return true;

@@ -16,6 +16,8 @@ static mca_coll_scc_module_t *scc_active;
 static volatile int scc_lock_word;
 static bool scc_registered;
 
+__thread struct scc_fiber *mca_coll_scc_task_self = NULL;
+
 /* Tasks ended and released, kept with their stacks for the next calls. */
 #define SCC_TASK_CACHE 64
 static mca_coll_scc_task_t *scc_cache[SCC_TASK_CACHE];
@@ -149,7 +151,9 @@ static void scc_task_resume(mca_coll_scc_task_t *t)
         x->fiber_spin = hot ? (x->yield ? x->spin : SCC_TASK_HOT_SPIN)
                             : (first ? SCC_TASK_START_SPIN : 0);
     }
+    mca_coll_scc_task_self = &t->fiber;
     scc_fiber_resume(&t->fiber);
+    mca_coll_scc_task_self = NULL;     /* (the lock held: no task runs inside another) */
     x = m->xp;      /* (the task may have set the communicator up) */
     if (NULL != x) {
         x->fiber = NULL;

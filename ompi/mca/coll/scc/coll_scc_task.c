@@ -1,5 +1,6 @@
 /* coll_scc_task.c: the engine of nonblocking and persistent collectives -- tasks queued per
  * communicator, resumed from Open MPI's progress loop, their requests. */
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,13 @@ int mca_coll_scc_task_stack = 256 * 1024;
 static mca_coll_scc_module_t *scc_active;
 static volatile int scc_lock_word;
 static bool scc_registered;
+
+/* The thread holding the lock (threads; 0 when none) and how deep: a progress call made
+ * inside a task (ob1's probe of the pml transport progresses Open MPI) may start a
+ * collective -- the agreement of a new communicator's id, a step of MPI_Comm_idup -- whose
+ * entry takes the lock again in the thread that holds it. */
+static pthread_t scc_lock_owner;
+static int scc_lock_depth;
 
 __thread struct scc_fiber *mca_coll_scc_task_self = NULL;
 
@@ -32,13 +40,33 @@ static inline bool scc_trylock(void)
             return false;
         }
         scc_lock_word = 1;
+        scc_lock_depth = 1;
         return true;
     }
-    return 0 == __atomic_exchange_n(&scc_lock_word, 1, __ATOMIC_ACQUIRE);
+    if (0 != __atomic_exchange_n(&scc_lock_word, 1, __ATOMIC_ACQUIRE)) {
+        return false;
+    }
+    scc_lock_owner = pthread_self();
+    scc_lock_depth = 1;
+    return true;
+}
+
+/* True when the calling thread holds the lock (one thread: whenever it is taken).  The
+ * owner is cleared before the word is: another thread's id or 0 is never taken for mine. */
+static inline bool scc_lock_mine(void)
+{
+    return 0 != __atomic_load_n(&scc_lock_word, __ATOMIC_ACQUIRE)
+           && (!opal_using_threads()
+               || pthread_equal(__atomic_load_n(&scc_lock_owner, __ATOMIC_RELAXED),
+                                pthread_self()));
 }
 
 static inline void scc_lock(void)
 {
+    if (OPAL_UNLIKELY(scc_lock_mine())) {
+        scc_lock_depth++;
+        return;
+    }
     while (!scc_trylock()) {
         sched_yield();
     }
@@ -46,6 +74,10 @@ static inline void scc_lock(void)
 
 static inline void scc_unlock(void)
 {
+    if (--scc_lock_depth > 0) {
+        return;
+    }
+    __atomic_store_n(&scc_lock_owner, (pthread_t) 0, __ATOMIC_RELAXED);
     __atomic_store_n(&scc_lock_word, 0, __ATOMIC_RELEASE);
 }
 
@@ -279,13 +311,16 @@ static bool scc_task_enqueue(mca_coll_scc_task_t *t, bool eager, int *rc)
 {
     mca_coll_scc_module_t *m = t->m;
     mca_coll_scc_task_t *done = NULL, *quiet = NULL;
-    bool ended = false;
+    bool ended = false, nested;
 
     t->queued = true;
     t->last = 0;
     t->next = NULL;
     t->rc = OMPI_SUCCESS;
     scc_fiber_start(&t->fiber, scc_task_body, t);
+    /* (started inside a task, from a progress call there: only queued, the progress loop
+       runs it -- a task does not run inside another) */
+    nested = scc_lock_mine();
     scc_lock();
     if (NULL == m->q_tail) {
         m->q_head = m->q_tail = t;
@@ -293,7 +328,7 @@ static bool scc_task_enqueue(mca_coll_scc_task_t *t, bool eager, int *rc)
         m->q_tail->next = t;
         m->q_tail = t;
     }
-    if (m->q_head == t) {
+    if (m->q_head == t && !nested) {
         /* nothing before it on this communicator: it runs to its first wait now, and a
            call whose peers are there already ends before the request is returned */
         scc_task_advance(m, &done);

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-
 /* One pooled transport */
 typedef struct scc_pool_entry {
     scc_xport_t *x;

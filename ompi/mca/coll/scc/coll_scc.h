@@ -176,15 +176,16 @@ void mca_coll_scc_task_drain(mca_coll_scc_module_t *m);
  * fallback's nonblocking function made in m->task_sub (rc: what starting it returned). */
 int mca_coll_scc_task_await(mca_coll_scc_module_t *m, int rc);
 
-/* The fiber of the task the calling thread runs (NULL: none; coll_scc_task.c). */
-extern __thread struct scc_fiber *mca_coll_scc_task_self;
+/* True when the calling thread holds the lock under which tasks run (coll_scc_task.c). */
+bool mca_coll_scc_task_lock_held(void);
 
 /* True when the caller runs in m's task: m->cur_fiber alone does not say, for with
  * MPI_THREAD_MULTIPLE another thread's progress may be running m's task while this thread
- * makes a blocking call on m's communicator (which then waits for that task). */
+ * makes a blocking call on m's communicator (which then waits for that task); a task runs
+ * only in the thread holding the lock, which sets and clears m->cur_fiber. */
 static inline bool mca_coll_scc_in_task(const mca_coll_scc_module_t *m)
 {
-    return NULL != m->cur_fiber && m->cur_fiber == mca_coll_scc_task_self;
+    return NULL != m->cur_fiber && mca_coll_scc_task_lock_held();
 }
 
 /* What Open MPI would have run for collective `name` with these arguments (the module and,

@@ -24,8 +24,6 @@ static bool scc_registered;
 static pthread_t scc_lock_owner;
 static int scc_lock_depth;
 
-__thread struct scc_fiber *mca_coll_scc_task_self = NULL;
-
 /* Tasks ended and released, kept with their stacks for the next calls. */
 #define SCC_TASK_CACHE 64
 static mca_coll_scc_task_t *scc_cache[SCC_TASK_CACHE];
@@ -59,6 +57,11 @@ static inline bool scc_lock_mine(void)
            && (!opal_using_threads()
                || pthread_equal(__atomic_load_n(&scc_lock_owner, __ATOMIC_RELAXED),
                                 pthread_self()));
+}
+
+bool mca_coll_scc_task_lock_held(void)
+{
+    return scc_lock_mine();
 }
 
 static inline void scc_lock(void)
@@ -183,9 +186,7 @@ static void scc_task_resume(mca_coll_scc_task_t *t)
         x->fiber_spin = hot ? (x->yield ? x->spin : SCC_TASK_HOT_SPIN)
                             : (first ? SCC_TASK_START_SPIN : 0);
     }
-    mca_coll_scc_task_self = &t->fiber;
     scc_fiber_resume(&t->fiber);
-    mca_coll_scc_task_self = NULL;     /* (the lock held: no task runs inside another) */
     x = m->xp;      /* (the task may have set the communicator up) */
     if (NULL != x) {
         x->fiber = NULL;

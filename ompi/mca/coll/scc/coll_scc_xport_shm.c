@@ -346,8 +346,7 @@ bool scc_try_able(const scc_xport_t *x)
 {
     return 0 != mca_coll_scc_config.nbc_try && &mca_coll_scc_xport_shm_ops == x->ops
            && NULL == x->remote
-           && 0 == (x->caps & SCC_XPORT_CAP_PML) && !mca_coll_scc_threads
-           && !opal_using_threads();
+           && 0 == (x->caps & SCC_XPORT_CAP_PML) && !opal_using_threads();
 }
 
 /* The generic transport: the slot engine in one shared segment per node; peers on other

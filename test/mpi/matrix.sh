@@ -55,6 +55,13 @@ for np in ${SCC_TEST_NP:-$(scc_matrix "1 2 3 4 16" "$series_np")}; do
     matrix_case "shm-np$np" "$np" -- $q -d
 done
 matrix_case "shm-nocma-np4" 4 --mca coll_scc_cma 0 -- -q
+# single copy given (not measured) from a page: the reductions' reads -- at 2 processes each
+# input whole, at 3 a reduce-scatter's blocks -- and the gathers' root reading every block
+for np in 2 3; do
+    matrix_case "shm-cma-reductions-np$np" "$np" --mca coll_scc_cma_min 4096 \
+        --mca coll_scc_cma_reduce_min 4096 -- $([ "$np" -gt 2 ] && echo -q) -d \
+        -c reduce,allreduce,reduce_scatter_block,reduce_scatter,gather,gatherv
+done
 # 256-byte slots: 70000 bytes are 274 pieces already
 matrix_case "shm-tinyslots-np5" 5 --mca coll_scc_shm_slot_size 256 --mca coll_scc_cma_min 4096 -- -q -m 70000
 # The emulated SCC buffers and the mesh on them: code that does not depend on Open MPI's

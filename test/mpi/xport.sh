@@ -106,12 +106,13 @@ inplace_case nocmsg "alltoall:nocmsg=1 alltoall:fallback=1 ialltoall:nocmsg=1 ia
     --mca coll_scc_mesh 3x1 --mca coll_scc_mesh_key rank
 
 # Single copy by the probe (coll_scc_cma_min -2, the default): each process measures once
-# whether process_vm_readv moves at least a third of what memcpy does; where every member
-# finds it fast and has a core, single copy serves from 8 KB (gathers through the slots),
+# whether process_vm_readv takes at most 3.5 times what memcpy does; where every member
+# finds it fast and has a core, single copy serves from 8 KB (and so do the reductions at 2
+# processes, up to 512 KB: coll_scc_cma_reduce_min -2),
 # else it stays off -- the same on every member, also when one member's probe says slow
 # (coll_scc_fail_setup 1:cmafast).
 if [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
-    fast_line="single copy on from 8192 bytes \(blocks per peer from 8192; gathers through the slots: measured fast"
+    fast_line="single copy on from 8192 bytes \(blocks per peer from 8192: measured fast, coll_scc_cma_min -2\), reductions single-copy from 8192 to 524288 bytes \(coll_scc_cma_reduce_min -2\)"
     for agree in "" "1:cmafast"; do
         log="$SCC_LOGDIR/xport-cma-probe${agree:+-agree}.log"
         scc_run "$log" 2 --bind-to core ${agree:+--mca coll_scc_fail_setup $agree} -- "$SCC_BUILDDIR/test/mpi/scc_colls"
@@ -128,9 +129,39 @@ if [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
             { [ -z "$agree" ] || grep -aq "rank 1: cmafast fails here" "$log"; }
         tap_check $? "cma-probe${agree:+ (rank 1 slow)}: $nfast of 2 processes measure single copy fast; both ranks: $what; right" "$log"
     done
+    # Two processes, single copy (given here, not measured): a reduce's root reads the
+    # other's input whole, one read per call of 64 KB, and the other reads nothing (a
+    # reduce-scatter would read on both, twice per call for an allreduce); an allreduce's
+    # ranks read once per call each; a gather's root reads every block, its sender nothing.
+    # Blocking and nonblocking, every element checked.
+    for form in b i; do
+        log="$SCC_LOGDIR/xport-cma-pull-$form.log"
+        scc_run "$log" 2 --bind-to core --mca coll_scc_cma_min 8192 --mca coll_scc_cma_reduce_min 8192 \
+            -- "$SCC_BUILDDIR/test/bench/scc_bench" -c reduce,allreduce,gather -s 64K -r 0 -i 40 -w 4 \
+            -a flat -F "$form" -C
+        rc=$?
+        why=""
+        for c in reduce allreduce gather; do
+            for r in 0 1; do
+                calls=$(grep -a "comm [0-9]* (scc_bench $c flat) rank $r size 2 calls:" "$log" |
+                    grep -oE " i?$c:flat=[0-9]+" | cut -d= -f2)
+                reads=$(grep -a "comm [0-9]* (scc_bench $c flat) rank $r size 2: single-copy reads" "$log" |
+                    awk '{ print $NF }')
+                want=$calls
+                [ "$c" != allreduce ] && [ "$r" = 1 ] && want=""
+                [ -n "$calls" ] && [ "$calls" -ge 44 ] && [ "$reads" = "$want" ] ||
+                    why="$why $c rank $r: ${calls:-no} calls, ${reads:-no} reads;"
+            done
+        done
+        [ $rc -eq 0 ] && [ -z "$why" ] && grep -aq "results: all correct" "$log" &&
+            grep -aq "reductions single-copy from 8192 bytes" "$log"
+        tap_check $? "cma-pull ($form): 2 processes: reduce read whole by its root, allreduce once by each, gather by its root; right${why:+ (not:$why)}" "$log"
+    done
 else
     tap_ok "cma-probe: single copy by the probe # SKIP needs 2 cores"
     tap_ok "cma-probe (rank 1 slow) # SKIP needs 2 cores"
+    tap_ok "cma-pull (b) # SKIP needs 2 cores"
+    tap_ok "cma-pull (i) # SKIP needs 2 cores"
 fi
 
 # A device file: the SCC's 24 tiles x 16 KB, shared by all communicators of the job.

@@ -40,10 +40,12 @@ static void test_fix_all(void)
         const scc_param_rule_t *r = &scc_param_rules[i];
         for (size_t k = 0; k < sizeof(probe) / sizeof(probe[0]); ++k) {
             long v = probe[k], f = scc_param_fix(r, v, why, sizeof(why));
-            int ok = v == r->keep || (v >= r->lo && v <= r->hi && 0 == v % r->multiple);
+            int ok = v == r->keep || (r->keep_off && 0 == v)
+                     || (v >= r->lo && v <= r->hi && 0 == v % r->multiple);
             CHECK(ok ? (f == v && '\0' == why[0]) : (f != v && '\0' != why[0]),
                   "%s = %ld: %ld (%s)", r->name, v, f, why);
-            CHECK(f == r->keep || (f >= r->lo && f <= r->hi && 0 == f % r->multiple),
+            CHECK(f == r->keep || (r->keep_off && 0 == f)
+                      || (f >= r->lo && f <= r->hi && 0 == f % r->multiple),
                   "%s = %ld gives %ld, outside the rule", r->name, v, f);
             CHECK(f == scc_param_fix(r, f, why, sizeof(why)) && '\0' == why[0],
                   "%s: %ld is accepted as it is", r->name, f);
@@ -95,8 +97,16 @@ static void test_cases(void)
     CHECK(-2 == fix(SCC_PARAM_CMA_MIN, -7, why, sizeof(why)), "cma_min -7: by the probe");
     CHECK(1 == fix(SCC_PARAM_CMA, 2, why, sizeof(why)), "cma 2");
     CHECK(-1 == fix(SCC_PARAM_CMA, -2, why, sizeof(why)), "cma -2");
-    CHECK(0 == fix(SCC_PARAM_CMA_REDUCE_MIN, -1, why, sizeof(why)), "cma_reduce_min -1");
+    /* cma_reduce_min: -2 (by the probe) and 0 (never) both kept */
+    CHECK(-2 == fix(SCC_PARAM_CMA_REDUCE_MIN, -2, why, sizeof(why)) && '\0' == why[0],
+          "cma_reduce_min -2");
+    CHECK(0 == fix(SCC_PARAM_CMA_REDUCE_MIN, 0, why, sizeof(why)) && '\0' == why[0],
+          "cma_reduce_min 0");
+    CHECK(-2 == fix(SCC_PARAM_CMA_REDUCE_MIN, -1, why, sizeof(why))
+          && NULL != strstr(why, "neither -2, 0 nor 4096"), "cma_reduce_min -1: by the probe");
     CHECK(4096 == fix(SCC_PARAM_CMA_REDUCE_MIN, 4, why, sizeof(why)), "cma_reduce_min 4");
+    CHECK(8192 == fix(SCC_PARAM_CMA_REDUCE_MIN, 8192, why, sizeof(why)) && '\0' == why[0],
+          "cma_reduce_min 8192");
     CHECK(0 == fix(SCC_PARAM_CMA_OVER_MIN, -1, why, sizeof(why)), "cma_over_min -1");
     CHECK(4096 == fix(SCC_PARAM_CMA_OVER_MIN, 4, why, sizeof(why)), "cma_over_min 4");
     CHECK(262144 == fix(SCC_PARAM_CMA_OVER_MIN, 262144, why, sizeof(why)) && '\0' == why[0],

@@ -250,6 +250,35 @@ static void scc_release_all(scc_xport_t *x, uint32_t tag, scc_msg_hdr_t **hdrs)
     }
 }
 
+/* Two processes, single copy: the other's exposed input (tag 0) combined with mine into
+ * rbuf.  Where the other's input may be the first operand (it is the last rank's, or op
+ * commutes) and rbuf is not my input, it is read whole into rbuf and the other let go at
+ * once -- it waits for no combine, as tuned's linear reduce lets its sender go -- then mine
+ * is combined into it; else piece by piece through the bounce (scc_rs_cma). */
+static int scc_pull_pair(mca_coll_scc_module_t *m, const char *sbuf, char *rbuf, size_t count,
+                         struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                         scc_msg_hdr_t **hdrs)
+{
+    scc_xport_t *x = m->xp;
+    const int peer = 1 - x->rank;
+    size_t dtsize;
+    int rc;
+
+    if (sbuf == rbuf || (peer < x->rank && !ompi_op_is_commute(op))) {
+        rc = scc_rs_cma(m, sbuf, 0, count, rbuf, dtype, op, hdrs);
+        scc_release_all(x, 0, hdrs);
+        return rc;
+    }
+    ompi_datatype_type_size(dtype, &dtsize);
+    rc = scc_xport_read(x, peer, hdrs[peer], 0, rbuf, count * dtsize);
+    scc_release_all(x, 0, hdrs);
+    if (OMPI_SUCCESS == rc && count > 0) {
+        SCC_TRACED(SCC_PH_COMBINE, count * dtsize,
+                   ompi_op_reduce(op, (void *) sbuf, rbuf, count, dtype));
+    }
+    return rc;
+}
+
 /* Waits until my readers are done with what I exposed (before I overwrite it). */
 static void scc_wait_readers(scc_xport_t *x, uint32_t tag)
 {
@@ -275,6 +304,17 @@ int mca_coll_scc_allreduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char
         } else {
             rc = scc_reduce_slots(m, sbuf, rbuf, count, dtype, op, -1);
         }
+        scc_xport_end(x);
+        return rc;
+    }
+    if (2 == x->size && sbuf != rbuf) {
+        /* two processes: each reads the other's input whole and combines it with its own,
+           both in the same order (the same result) -- a reduce-scatter's halves would cost
+           each a read of the other's fresh half besides.  In place, my input is my result:
+           the other may still be reading it */
+        scc_xport_expose(x, 0, sbuf, count * dtsize, 1, NULL, 0);
+        scc_wait_all(x, 0, hdrs);
+        rc = scc_pull_pair(m, sbuf, rbuf, count, dtype, op, hdrs);
         scc_xport_end(x);
         return rc;
     }
@@ -316,6 +356,20 @@ int mca_coll_scc_reduce_flat(mca_coll_scc_module_t *m, const char *sbuf, char *r
     scc_xport_begin(x);
     if (!scc_single_copy_reduce(x, count * dtsize)) {
         rc = scc_reduce_slots(m, sbuf, rbuf, count, dtype, op, root);
+        scc_xport_end(x);
+        return rc;
+    }
+    if (2 == x->size) {
+        /* two processes: the root reads the other's input whole and combines it, as
+           tuned's linear reduce does without its copy of the whole message; the other's
+           half of a reduce-scatter would cost the root a read of its fresh result */
+        rc = OMPI_SUCCESS;
+        if (x->rank != root) {
+            scc_xport_expose(x, 0, sbuf, count * dtsize, 1, NULL, 0);
+        } else {
+            scc_wait_all(x, 0, hdrs);
+            rc = scc_pull_pair(m, sbuf, rbuf, count, dtype, op, hdrs);
+        }
         scc_xport_end(x);
         return rc;
     }

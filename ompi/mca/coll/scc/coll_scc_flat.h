@@ -150,11 +150,13 @@ static inline bool scc_single_copy_learnt(const scc_xport_t *x)
            && x->size <= SCC_WAY_RANKS;
 }
 
-/* Reductions: from this many bytes on, the direct algorithms reduce-scatter what
- * they read single-copy; below, everyone's data through the slots. */
+/* Reductions: between these sizes the direct algorithms read single-copy what they
+ * combine (two processes: everything, else a reduce-scatter's block); else everyone's data
+ * through the slots. */
 static inline bool scc_single_copy_reduce(const scc_xport_t *x, size_t bytes)
 {
-    return scc_xport_single_copy(x) && bytes >= x->cma_reduce_min;
+    return scc_xport_single_copy(x) && bytes >= x->cma_reduce_min
+           && bytes <= x->cma_reduce_max;
 }
 
 /* alltoallv: a table offset that points into the sender's slot, not its buffer */

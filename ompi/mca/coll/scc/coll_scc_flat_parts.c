@@ -96,11 +96,14 @@ int mca_coll_scc_gatherv_flat(mca_coll_scc_module_t *m, const char *sbuf, size_t
         uint64_t single[SCC_WAY_RANKS / 64] = { 0 };
         if (NULL != sbuf && sbytes != mine) {
             rc = MPI_ERR_TRUNCATE;
-        } else if (NULL != sbuf && sbuf != at && mine > 0) {
-            SCC_TRACED(SCC_PH_COPY, mine, memcpy(at, sbuf, mine));
         }
+        /* (the senders' first, then my own part: a sender read single copy goes on at
+           once, not after my copy too) */
         scc_xport_note(x, &rc,
                        scc_take_arrivals(x, 0, 0, rbuf, parts, x->slot_size, false, single));
+        if (OMPI_SUCCESS == rc && NULL != sbuf && sbuf != at && mine > 0) {
+            SCC_TRACED(SCC_PH_COPY, mine, memcpy(at, sbuf, mine));
+        }
         for (int i = 0; i < x->size; ++i) {
             size_t len = scc_part_len(parts, i);
             if (i != root && len > x->slot_size

@@ -40,9 +40,10 @@ const scc_param_rule_t scc_param_rules[SCC_PARAM_COUNT] = {
     [SCC_PARAM_CMA] = { "coll_scc_cma", -1, 1, -1, 1, NULL },
     /* -2 by the probe, -1 the rule, 0 never, else bytes */
     [SCC_PARAM_CMA_MIN] = { "coll_scc_cma_min", -2, INT_MAX, -2, 1, NULL },
-    /* 0 never, else bytes: below a page a read per peer costs more than it moves (and
-       the direct reductions' single-copy path failed on vectors shorter than the ranks) */
-    [SCC_PARAM_CMA_REDUCE_MIN] = { "coll_scc_cma_reduce_min", 4096, INT_MAX, 0, 1, NULL },
+    /* -2 by the probe, 0 never, else bytes: below a page a read per peer costs more than
+       it moves (and the direct reductions' single-copy path failed on vectors shorter than
+       the ranks) */
+    [SCC_PARAM_CMA_REDUCE_MIN] = { "coll_scc_cma_reduce_min", 4096, INT_MAX, -2, 1, NULL, true },
     /* 0 never, else bytes: as coll_scc_cma_reduce_min, a read per peer below a page */
     [SCC_PARAM_CMA_OVER_MIN] = { "coll_scc_cma_over_min", 4096, INT_MAX, 0, 1, NULL },
     /* a block across nodes is one message: below 64 KB it pays a latency for little; a
@@ -78,10 +79,13 @@ long scc_param_fix(const scc_param_rule_t *r, long v, char *why, size_t len)
     if (len > 0) {
         why[0] = '\0';
     }
-    if (v == r->keep) {
+    if (v == r->keep || (r->keep_off && 0 == v)) {
         return v;
     }
-    if (v < r->keep) {
+    if (r->keep_off && v < r->lo) {
+        fixed = v < 0 ? r->keep : r->lo;
+        snprintf(why, len, "neither %ld, 0 nor %ld or more", r->keep, r->lo);
+    } else if (v < r->keep) {
         fixed = r->keep;
         snprintf(why, len, "below the least value, %ld", r->keep);
     } else if (v < r->lo) {

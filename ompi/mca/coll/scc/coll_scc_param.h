@@ -7,6 +7,7 @@
 #ifndef MCA_COLL_SCC_PARAM_H
 #define MCA_COLL_SCC_PARAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,6 +52,8 @@ typedef struct scc_param_rule {
     long keep;              /* a value below lo with a meaning of its own (0: off), else lo */
     long multiple;          /* rounded down to a multiple of this (lo and hi are multiples) */
     const char *why;        /* why the multiple (NULL: none) */
+    bool keep_off;          /* 0 (off) has a meaning too, below lo: a negative value then
+                               becomes keep, a positive one lo */
 } scc_param_rule_t;
 
 extern const scc_param_rule_t scc_param_rules[SCC_PARAM_COUNT];

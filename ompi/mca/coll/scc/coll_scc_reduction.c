@@ -30,6 +30,13 @@ scc_alg_t mca_coll_scc_reduction_pick(mca_coll_scc_module_t *m, scc_coll_t c,
     if (!scc_dtype_contig(dtype, count, lb) || 0 != *lb || dtsize > m->xp->slot_size) {
         return SCC_ALG_FALLBACK;
     }
+    /* two processes: the table's pipelined tree gives way to the direct reduce where that
+       reads the other's input whole, single copy (coll_scc_flat.c); a forced one stays */
+    if (SCC_ALG_TREE == alg && SCC_COLL_REDUCE == c && 2 == m->size
+        && SCC_ALG_AUTO == mca_coll_scc_config.force[c]
+        && 0 == (m->unavail & (1u << SCC_ALG_FLAT)) && scc_single_copy_reduce(m->xp, bytes)) {
+        alg = SCC_ALG_FLAT;
+    }
     return alg;
 }
 

@@ -69,6 +69,11 @@ void mca_coll_scc_report_calls(mca_coll_scc_module_t *m)
                     m->rank, m->size, (unsigned long long) t[0][0],
                     (unsigned long long) t[0][1], (unsigned long long) t[1][1],
                     (unsigned long long) t[1][0]);
+        if (0 != m->xp->cma_reads) {
+            SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d: single-copy reads %llu",
+                        m->cid, m->name, m->rank, m->size,
+                        (unsigned long long) m->xp->cma_reads);
+        }
         if (0 != m->learn.taken[SCC_WAY_SINGLE] + m->learn.taken[SCC_WAY_SLOTS]) {
             SCC_VERBOSE(2, "coll:scc: comm %u (%s) rank %d size %d: allgather parts sent "
                         "single-copy %llu times, through the slots %llu (coll_scc_cma_adapt "
@@ -131,7 +136,7 @@ static bool scc_setup_declined(mca_coll_scc_module_t *m, const char *why, const 
 
 bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *comm)
 {
-    char cma[160] = "off";
+    char cma[160] = "off", red[112] = "";
     bool ok;
     int rc;
 
@@ -176,8 +181,8 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
     if (scc_xport_single_copy(m->xp) && m->xp->cma_min < SIZE_MAX) {
         snprintf(cma, sizeof(cma), "on from %zu bytes (blocks per peer from %zu%s)",
                  m->xp->cma_min, m->xp->cma_a2a_min,
-                 SIZE_MAX == m->xp->cma_gather_min
-                     ? "; gathers through the slots: measured fast, coll_scc_cma_min -2" : "");
+                 SCC_CMA_MIN_PROBE == mca_coll_scc_config.cma_min
+                     ? ": measured fast, coll_scc_cma_min -2" : "");
     } else if (scc_single_copy_learnt(m->xp)) {
         snprintf(cma, sizeof(cma), "where timed calls find it faster (coll_scc_cma_adapt)");
     } else if (scc_xport_single_copy(m->xp) && m->xp->cma_a2a_min < SIZE_MAX) {
@@ -189,10 +194,20 @@ bool mca_coll_scc_setup(mca_coll_scc_module_t *m, struct ompi_communicator_t *co
         snprintf(cma, sizeof(cma), "for blocks per peer from %zu bytes%s (coll_scc_cma_over_min)",
                  m->xp->cma_a2a_min, gathers);
     }
+    if (scc_xport_single_copy(m->xp) && m->xp->cma_reduce_min < SIZE_MAX) {
+        if (m->xp->cma_reduce_max < SIZE_MAX) {
+            snprintf(red, sizeof(red), ", reductions single-copy from %zu to %zu bytes "
+                     "(coll_scc_cma_reduce_min -2)", m->xp->cma_reduce_min,
+                     m->xp->cma_reduce_max);
+        } else {
+            snprintf(red, sizeof(red), ", reductions single-copy from %zu bytes",
+                     m->xp->cma_reduce_min);
+        }
+    }
     SCC_VERBOSE(1, "coll:scc: comm %u (%s) size %d: transport %s, %d slots of %zu bytes per "
-                "rank, single copy %s, %s while waiting", SCC_COMM_CID(comm),
+                "rank, single copy %s%s, %s while waiting", SCC_COMM_CID(comm),
                 SCC_COMM_NAME(comm), m->size, m->xp->desc, m->xp->nslots, m->xp->slot_size,
-                cma, m->xp->yield ? "yield" : "spin");
+                cma, red, m->xp->yield ? "yield" : "spin");
     if (NULL != m->xp->pool) {
         /* README, Many communicators: what this communicator adds to the node's memory */
         size_t page = (size_t) sysconf(_SC_PAGESIZE);

@@ -354,6 +354,7 @@ int scc_cma_read(scc_xport_t *x, int peer, uint64_t addr, void *buf, size_t len)
         scc_try_abort(x);   /* (single copy is for large messages: no try's business) */
     }
     SCC_TRACE_T0(t0);
+    x->cma_reads++;
     while (done < len) {
         struct iovec local = { (char *) buf + done, len - done };
         struct iovec remote = { (void *) (uintptr_t) (addr + done), len - done };

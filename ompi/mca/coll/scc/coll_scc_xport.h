@@ -34,6 +34,7 @@ struct scc_fiber;
 #define SCC_CMA_MIN 8192            /* coll_scc_cma_min -1: single copy from here; */
 #define SCC_CMA_MIN_OVER 131072     /*   processes outnumber the cores: from here, */
 #define SCC_CMA_A2A_MIN_OVER 32768  /*   and from here for blocks per peer */
+#define SCC_CMA_REDUCE_MAX 524288   /* coll_scc_cma_reduce_min -2: reductions up to here */
 #define SCC_PML_AHEAD 4             /* pml receives posted ahead of their steps */
 #define SCC_BAR_LINES 8             /* barrier flags per rank (rounds of dissemination) */
 
@@ -66,6 +67,8 @@ typedef struct scc_xport {
     bool cma_table;                 /* alltoallv(w): send buffers exposed, each block read
                                        single copy unless it fits the slot beside the table */
     size_t cma_reduce_min;          /* direct reductions: single copy from this size on */
+    size_t cma_reduce_max;          /*   up to this one */
+    uint64_t cma_reads;             /* single-copy reads this rank made (verbose 2) */
     bool yield;                     /* oversubscribed: yield while waiting */
     bool over;                      /* every rank yields (agreed at attach) */
     unsigned spin;                  /* polls before progressing (and yielding) */

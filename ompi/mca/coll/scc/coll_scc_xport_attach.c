@@ -54,13 +54,15 @@ static double scc_probe_ns(void)
     return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
 }
 
-/* Whether single copy moves at least a third of what a copy within memory does here,
+/* Whether single copy takes at most 3.5 times what a copy within memory does here,
  * measured once per process (process_vm_readv of 64 KB from itself against memcpy, the best
  * of 5: about 50 us).  Through the slots a message is copied twice, the reader's copy
- * across cores; where single copy is that much slower than a copy (an AMD EPYC guest: 13-16
- * GB/s against 60-130) the slots win at every size, where it is not (an Intel Xeon guest:
- * 2.0-2.4 times memcpy's time) single copy wins from 8-32 KB (OSU at 2 processes, against
- * tuned: bcast 64 KB 0.84 against 1.54 through the slots, alltoall 128 KB 0.91 against 1.50). */
+ * across cores; where single copy is that much slower than a copy (an AMD EPYC guest: 4-8
+ * times, 13-16 GB/s against 60-130) the slots win at every size, where it is not (an Intel
+ * Xeon guest: 2.0-3.3 times, 1 process in 30 above 3 when its job starts) single copy wins
+ * from 8-32 KB (OSU at 2 processes, against tuned: bcast 64 KB 0.84 against 1.54 through the
+ * slots, alltoall 128 KB 0.91 against 1.50).  The bound lies between the two machines: one
+ * member above it turns single copy off for the communicator. */
 static bool scc_cma_fast(void)
 {
     static int fast = -1;   /* (a race measures twice, alike) */
@@ -92,7 +94,7 @@ static bool scc_cma_fast(void)
         best_copy = t2 - t1 < best_copy ? t2 - t1 : best_copy;
     }
     free(a);
-    fast = best_cma <= 3.0 * best_copy;
+    fast = best_cma <= 3.5 * best_copy;
     SCC_VERBOSE(2, "coll:scc: process %d: single copy measured: process_vm_readv of %zu bytes "
                 "%.1f us, memcpy %.1f us: %s (coll_scc_cma_min -2)", (int) getpid(), len,
                 best_cma / 1e3, best_copy / 1e3, fast ? "fast" : "slow");
@@ -263,7 +265,8 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
     cma = cs->cma != 0 && single && scc_cma_works(x) && !mca_coll_scc_fault(mb, "cma");
     /* (with it, in the same agreement: whether single copy is fast on every member) */
     agreed = mca_coll_scc_agree_mask(mb, (cma ? 1u : 0u)
-                                         | (cma && SCC_CMA_MIN_PROBE == cs->cma_min
+                                         | (cma && (SCC_CMA_MIN_PROBE == cs->cma_min
+                                                    || SCC_CMA_MIN_PROBE == cs->cma_reduce_min)
                                             && scc_cma_fast() && !mca_coll_scc_fault(mb, "cmafast")
                                                 ? 2u : 0u));
     cma = 0 != (agreed & 1u);
@@ -312,12 +315,25 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
         x->cma_table = x->cma_a2a_min < SIZE_MAX;
     } else if (0 != (agreed & 2u) && !x->over) {
         /* the probe's rule, where every process has a core: single copy from 8 KB but for
-           the gathers (their root reads every block: 512 KB at 2 processes 1.43 of tuned
-           single copy, 0.96 through the slots) and alltoallv's table; oversubscribed, as
-           never (a root that exposes its buffer waits for readers not running) */
-        x->cma_min = x->cma_a2a_min = SCC_CMA_MIN;
+           alltoallv's table; oversubscribed, as never (a root that exposes its buffer waits
+           for readers not running).  A gather's root reads every block itself: it lost to
+           tuned while it copied its own block first (its senders waited for that too),
+           and wins since it reads theirs first (np 2 bound, OSU, medians of 5: 32 KB-1 MB
+           0.89-0.96 of tuned, through the slots 1.10-1.71) */
+        x->cma_min = x->cma_a2a_min = x->cma_gather_min = SCC_CMA_MIN;
     }
     x->cma_reduce_min = cs->cma_reduce_min > 0 ? (size_t) cs->cma_reduce_min : SIZE_MAX;
+    x->cma_reduce_max = SIZE_MAX;
+    if (SCC_CMA_MIN_PROBE == cs->cma_reduce_min && 0 != (agreed & 2u) && !x->over
+        && 2 == x->size && NULL == x->remote) {
+        /* the probe's rule for reductions: two processes, each with a core, where single
+           copy is fast -- the root reads the other's input whole (coll_scc_flat.c), as
+           tuned's linear reduce does, instead of both copying through slot lines that
+           move between the cores (np 2 bound, an Intel Xeon guest, reduce 16 KB-512 KB
+           0.5-0.7 of the slots' time); from 1 MB the slots' two copiers win again */
+        x->cma_reduce_min = SCC_CMA_MIN;
+        x->cma_reduce_max = SCC_CMA_REDUCE_MAX;
+    }
     if (NULL != x->remote) {
         /* messages to other nodes are posted and completed at the end of the call; a
            reduction's block from another node lands in a bounce buffer lent for the call
@@ -333,6 +349,7 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
     /* oversubscribed, the peer a process waits for is often not running: yield at once */
     x->spin = x->yield ? 1 : (cs->spin > 0 ? (unsigned) cs->spin : 1);
     x->try_able = scc_try_able(x);
+    x->cma_reads = 0;       /* (the calls' reads: not the check's) */
     *out = x;
     return OMPI_SUCCESS;
 }

@@ -126,18 +126,21 @@ int mca_coll_scc_xport_register_params(void)
         OPAL_INFO_LVL_6, &cs->cma, -1);
     mca_coll_scc_reg_int("cma_min",
         "Messages of at least this many bytes move single-copy when the algorithm allows it "
-        "(-2, the default: from 8192 but for the gathers where every process has a core and "
-        "each finds, once, that process_vm_readv moves at least a third of what memcpy does "
-        "(an Intel Xeon guest: about half; an AMD EPYC one: a quarter or less, where the "
+        "(-2, the default: from 8192 where every process has a core and "
+        "each finds, once, that process_vm_readv takes at most 3.5 times what memcpy does "
+        "(an Intel Xeon guest: 2.0-3.3 times; an AMD EPYC one: 4-8 times, where the "
         "slots win at every size), else as 0; 0: never; -1: from 8192, and when the "
         "processes outnumber the cores from 131072, and from 32768 for blocks per peer: "
         "gather, scatter, alltoall, alltoallv)",
         OPAL_INFO_LVL_6, &cs->cma_min, SCC_CMA_MIN_PROBE);
     mca_coll_scc_reg_int("cma_reduce_min",
         "The direct reductions (allreduce, reduce, reduce_scatter_block) of at least this many "
-        "bytes reduce-scatter what they read single-copy; smaller ones go through the slots "
-        "(0: never, the default; else 4096 or more)",
-        OPAL_INFO_LVL_6, &cs->cma_reduce_min, 0);
+        "bytes read single-copy what they combine -- at 2 processes the root reads the other's "
+        "input whole (an allreduce: each reads the other's), at more each combines its block "
+        "of all inputs (reduce-scatter); smaller ones go through the slots (-2, the default: "
+        "from 8192 to 524288 bytes at 2 processes that each have a core, where the probe of "
+        "coll_scc_cma_min finds single copy fast, else never; 0: never; else 4096 or more)",
+        OPAL_INFO_LVL_6, &cs->cma_reduce_min, SCC_CMA_MIN_PROBE);
     mca_coll_scc_reg_int("cma_over_min",
         "Where coll_scc_cma_min is 0 and the processes outnumber the cores: blocks per peer "
         "(scatter, alltoall, alltoallv, scatterv) of at least this many bytes move "

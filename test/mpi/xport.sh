@@ -129,6 +129,15 @@ if [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
             { [ -z "$agree" ] || grep -aq "rank 1: cmafast fails here" "$log"; }
         tap_check $? "cma-probe${agree:+ (rank 1 slow)}: $nfast of 2 processes measure single copy fast; both ranks: $what; right" "$log"
     done
+    # coll_scc_cma_min 0 keeps messages off single copy when the reductions' default measures
+    # (coll_scc_cma_reduce_min -2): only the reductions may take it
+    log="$SCC_LOGDIR/xport-cma-min0.log"
+    scc_run "$log" 2 --bind-to core --mca coll_scc_cma_min 0 -- "$SCC_BUILDDIR/test/mpi/scc_colls"
+    rc=$?
+    [ $rc -eq 0 ] && scc_no_failures "$log" &&
+        [ "$(grep -ac "comm 0 (MPI_COMM_WORLD) size 2: transport shm" "$log")" -eq 2 ] &&
+        ! grep -aq "comm 0 (MPI_COMM_WORLD) size 2: transport shm.* single copy on from" "$log"
+    tap_check $? "cma-min0: coll_scc_cma_min 0 with the reductions' probe: messages not single copy; right" "$log"
     # Two processes, single copy (given here, not measured): a reduce's root reads the
     # other's input whole, one read per call of 64 KB, and the other reads nothing (a
     # reduce-scatter would read on both, twice per call for an allreduce); an allreduce's
@@ -160,6 +169,7 @@ if [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ]; then
 else
     tap_ok "cma-probe: single copy by the probe # SKIP needs 2 cores"
     tap_ok "cma-probe (rank 1 slow) # SKIP needs 2 cores"
+    tap_ok "cma-min0 # SKIP needs 2 cores"
     tap_ok "cma-pull (b) # SKIP needs 2 cores"
     tap_ok "cma-pull (i) # SKIP needs 2 cores"
 fi

@@ -313,7 +313,7 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
         /* (the size rule: gathers and alltoallv as the other blocks per peer) */
         x->cma_gather_min = x->cma_a2a_min;
         x->cma_table = x->cma_a2a_min < SIZE_MAX;
-    } else if (0 != (agreed & 2u) && !x->over) {
+    } else if (SCC_CMA_MIN_PROBE == cs->cma_min && 0 != (agreed & 2u) && !x->over) {
         /* the probe's rule, where every process has a core: single copy from 8 KB but for
            alltoallv's table; oversubscribed, as never (a root that exposes its buffer waits
            for readers not running).  A gather's root reads every block itself: it lost to

@@ -276,6 +276,21 @@ ran_ok "$log" $rc 4 &&
     [ "$(grep -acE "persistent\) rank [0-9] size 4 calls: allreduce_init:[a-z]+=10$" "$log")" -eq 160 ] &&
     traffic_ok "$log" 4 "1 0"
 tap_check $? "two threads across nodes (2 x 2): their nonblocking, blocking and persistent calls on communicators of their own, right, served by scc, the ways right" "$log"
+# one thread: an MPI_Comm_idup's next step started by the pml's probe inside a task (a
+# broadcast's receiver on the other node waiting for its late root): queued, not run inside
+# the task -- before, it waited for the task lock its own thread held and the job hung at
+# the first.  The receivers on nodeb must count such starts (here 19 in 20 rounds)
+log="$SCC_LOGDIR/nodes-nested.log"
+nodes_run "$log" nodea:2,nodeb:2 4 -- "$SCC_BUILDDIR/test/mpi/scc_nested" 20 20000
+rc=$?
+nested=$(grep -a "^\[nodeb:[0-9]*\] coll:scc: process [0-9]*: [0-9]* collectives started by a progress call inside a task" "$log" |
+    awk '{ s += $5 } END { print s + 0 }')
+echo "# started inside a task on nodeb: $nested"
+ran_ok "$log" $rc 4 &&
+    scc_served "$log" 4 "scc_nested bcast" " ibcast:[a-z]+=20$" &&
+    scc_served "$log" 4 "scc_nested idup" " iallreduce:[a-z]+=[0-9]+$" &&
+    [ "$nested" -ge 1 ]
+tap_check $? "one thread across nodes (2 x 2): an idup's step started by progress inside a task is queued ($nested times), right, served by scc" "$log"
 # persistent collectives started in reverse order on odd ranks (MPI-4.0 allows it), each on
 # a communicator of its own (coll_scc_persistent_ordered 0, the default) across nodes
 log="$SCC_LOGDIR/nodes-order.log"

@@ -314,9 +314,14 @@ static int scc_open(void)
 
 static int scc_close(void)
 {
-    uint64_t lent, fresh;
+    uint64_t lent, fresh, nested;
 
-    mca_coll_scc_task_close();
+    mca_coll_scc_task_close(&nested);
+    if (nested > 0) {
+        SCC_VERBOSE(2, "coll:scc: process %d: %llu collectives started by a progress call "
+                    "inside a task, queued for the progress loop", (int) getpid(),
+                    (unsigned long long) nested);
+    }
     scc_lease_close(&lent, &fresh);
     if (lent > 0) {
         SCC_VERBOSE(2, "coll:scc: process %d: %llu buffers lent for calls, %llu of them new",

@@ -24,6 +24,9 @@ static bool scc_registered;
 static pthread_t scc_lock_owner;
 static int scc_lock_depth;
 
+/* Tasks started by a progress call inside a task, and queued (verbose 2 at the end). */
+static uint64_t scc_nested;
+
 /* Tasks ended and released, kept with their stacks for the next calls. */
 #define SCC_TASK_CACHE 64
 static mca_coll_scc_task_t *scc_cache[SCC_TASK_CACHE];
@@ -323,6 +326,7 @@ static bool scc_task_enqueue(mca_coll_scc_task_t *t, bool eager, int *rc)
        runs it -- a task does not run inside another) */
     nested = scc_lock_mine();
     scc_lock();
+    scc_nested += nested;
     if (NULL == m->q_tail) {
         m->q_head = m->q_tail = t;
     } else {
@@ -548,8 +552,9 @@ int mca_coll_scc_task_post(mca_coll_scc_module_t *m, struct ompi_communicator_t 
     return OMPI_SUCCESS;
 }
 
-void mca_coll_scc_task_close(void)
+void mca_coll_scc_task_close(uint64_t *nested)
 {
+    *nested = scc_nested;
     if (scc_registered) {
         (void) opal_progress_unregister(scc_task_progress);
         scc_registered = false;

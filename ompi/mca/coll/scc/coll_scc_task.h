@@ -117,8 +117,9 @@ static inline bool mca_coll_scc_task_takes(mca_coll_scc_module_t *m, bool persis
     }
 }
 
-/* Finishes the engine (component close): the progress function goes, cached tasks too. */
-void mca_coll_scc_task_close(void);
+/* Finishes the engine (component close): the progress function goes, cached tasks too;
+ * *nested: how many tasks a progress call inside a task started (queued, not run there). */
+void mca_coll_scc_task_close(uint64_t *nested);
 
 /* Stack bytes of a task's fiber (coll_scc_task_stack). */
 extern int mca_coll_scc_task_stack;

@@ -200,11 +200,16 @@ static inline size_t scc_bytes_of(int count, scc_dt_t *dt)
     return bytes * (size_t) count;
 }
 
-static inline bool scc_try_small(struct ompi_communicator_t *comm, int count, scc_dt_t *dt,
+/* ... and none whose messages move single copy: exposing its buffer would abandon the try
+ * (np 2 bound, ireduce and ibcast of 8 KB, paired with the blocking call in one launch:
+ * 1.18-1.30 of it tried first, 1.10-1.16 at 8196 bytes, never tried). */
+static inline bool scc_try_small(const mca_coll_scc_module_t *m,
+                                 struct ompi_communicator_t *comm, int count, scc_dt_t *dt,
                                  bool per_rank)
 {
-    return scc_bytes_of(count, dt) * (per_rank ? (size_t) ompi_comm_size(comm) : 1)
-           <= SCC_TRY_BYTES;
+    const size_t bytes = scc_bytes_of(count, dt);
+    return bytes * (per_rank ? (size_t) ompi_comm_size(comm) : 1) <= SCC_TRY_BYTES
+           && (NULL == m->xp || bytes < m->xp->cma_least);
 }
 
 /* A persistent start: decides at the first start that finds the communicator set up (decide
@@ -399,7 +404,7 @@ static int scc_go_barrier(mca_coll_scc_task_t *t)
     return mca_coll_scc_barrier_go(t->m, t->call.alg);
 }
 
-SCC_FORMS_DECIDED(bcast, SCC_COLL_BCAST, scc_try_small(comm, count, dtype, false),
+SCC_FORMS_DECIDED(bcast, SCC_COLL_BCAST, scc_try_small(m, comm, count, dtype, false),
                   (void *buff, int count, scc_dt_t *dtype, int root),
                   (buff, count, dtype, root),
                   (a->rbuf, a->scount, a->sdt, a->root),
@@ -408,7 +413,7 @@ SCC_FORMS_DECIDED(bcast, SCC_COLL_BCAST, scc_try_small(comm, count, dtype, false
 /* (a root reads every rank's contribution, a try counts them: coll_scc_xport_try.h) */
 SCC_FORMS_DECIDED(reduce, SCC_COLL_REDUCE,
                   SCC_KEEPS_INPUT
-                      && scc_try_small(comm, count, dtype, ompi_comm_rank(comm) == root),
+                      && scc_try_small(m, comm, count, dtype, ompi_comm_rank(comm) == root),
                   (const void *sbuf, void *rbuf, int count, scc_dt_t *dtype,
                    struct ompi_op_t *op, int root),
                   (sbuf, rbuf, count, dtype, op, root),
@@ -430,7 +435,7 @@ SCC_FORMS_DECIDED(reduce, SCC_COLL_REDUCE,
 /* (every rank reads every contribution it combines: n of them counted in a try; np 2, an
    8 KB iallreduce tried, abandoned at its second message, 1.32x the blocking call against
    1.07 started as a task) */
-#define SCC_KEEPS_SMALL_VECTOR (SCC_KEEPS_INPUT && scc_try_small(comm, count, dtype, true))
+#define SCC_KEEPS_SMALL_VECTOR (SCC_KEEPS_INPUT && scc_try_small(m, comm, count, dtype, true))
 /* An allreduce from coll_scc_rsag_min bytes publishes its segment's result where it
  * combined it (coll_scc_rsag.c): its task could not skip it, and a try holding it back is
  * abandoned at its next wait -- np 2, 4 KB: 9 tries in 10, 1.4x the blocking call against
@@ -466,7 +471,7 @@ SCC_FORMS_DECIDED(reduce_scatter, SCC_COLL_REDUCE_SCATTER, SCC_TRY_NEVER,
                       a->sbuf = sbuf; a->scount = scount; a->sdt = sdtype; a->rbuf = rbuf; \
                       a->rcount = rcount; a->rdt = rdtype;)
 SCC_FORMS_BLOCKS(alltoall, SCC_COLL_ALLTOALL, SCC_TRY_NEVER)
-SCC_FORMS_BLOCKS(allgather, SCC_COLL_ALLGATHER, scc_try_small(comm, rcount, rdtype, true))
+SCC_FORMS_BLOCKS(allgather, SCC_COLL_ALLGATHER, scc_try_small(m, comm, rcount, rdtype, true))
 
 /* The same with a root (gather, scatter; KEEPS: a block is small) */
 #define SCC_FORMS_ROOTED(name, c, KEEPS)                                         \
@@ -479,11 +484,11 @@ SCC_FORMS_BLOCKS(allgather, SCC_COLL_ALLGATHER, scc_try_small(comm, rcount, rdty
                       a->rcount = rcount; a->rdt = rdtype; a->root = root;)
 /* (the side significant at every rank: the send side of a gather but at a root in place) */
 SCC_FORMS_ROOTED(gather, SCC_COLL_GATHER,
-                 MPI_IN_PLACE == sbuf ? scc_try_small(comm, rcount, rdtype, true)
-                                      : scc_try_small(comm, scount, sdtype, true))
+                 MPI_IN_PLACE == sbuf ? scc_try_small(m, comm, rcount, rdtype, true)
+                                      : scc_try_small(m, comm, scount, sdtype, true))
 SCC_FORMS_ROOTED(scatter, SCC_COLL_SCATTER,
-                 MPI_IN_PLACE == rbuf ? scc_try_small(comm, scount, sdtype, true)
-                                      : scc_try_small(comm, rcount, rdtype, true))
+                 MPI_IN_PLACE == rbuf ? scc_try_small(m, comm, scount, sdtype, true)
+                                      : scc_try_small(m, comm, rcount, rdtype, true))
 
 SCC_FORMS_DECIDED(gatherv, SCC_COLL_GATHERV, true,
                   (const void *sbuf, int scount, scc_dt_t *sdtype, void *rbuf, const int *rcounts,

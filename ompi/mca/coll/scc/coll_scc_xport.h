@@ -68,6 +68,7 @@ typedef struct scc_xport {
                                        single copy unless it fits the slot beside the table */
     size_t cma_reduce_min;          /* direct reductions: single copy from this size on */
     size_t cma_reduce_max;          /*   up to this one */
+    size_t cma_least;               /* the least of these: no call is tried from it on */
     uint64_t cma_reads;             /* single-copy reads this rank made (verbose 2) */
     bool yield;                     /* oversubscribed: yield while waiting */
     bool over;                      /* every rank yields (agreed at attach) */

@@ -334,6 +334,14 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
         x->cma_reduce_min = SCC_CMA_MIN;
         x->cma_reduce_max = SCC_CMA_REDUCE_MAX;
     }
+    x->cma_least = SIZE_MAX;
+    if (cma) {
+        const size_t mins[4] = { x->cma_min, x->cma_a2a_min, x->cma_gather_min,
+                                 x->cma_reduce_min };
+        for (int i = 0; i < 4; ++i) {
+            x->cma_least = mins[i] < x->cma_least ? mins[i] : x->cma_least;
+        }
+    }
     if (NULL != x->remote) {
         /* messages to other nodes are posted and completed at the end of the call; a
            reduction's block from another node lands in a bounce buffer lent for the call

@@ -217,6 +217,7 @@ int mca_coll_scc_xport_attach(const scc_members_t *mb, scc_xport_t **out)
         x->ops = &mca_coll_scc_xport_pml_ops;
         x->caps = SCC_XPORT_CAP_PML;
         x->remote = NULL;       /* every peer over the pml (offnode: for the counts) */
+        x->cma_least = SIZE_MAX;    /* (no single copy) */
         *out = x;
         return OMPI_SUCCESS;
     }
